@@ -1,0 +1,182 @@
+/**
+ * ScrapeOptions (v2): the one schema that validates, defaults and types every scrape option.
+ * Crawl (`scrapeOptions`), batch scrape (flattened) and /v2/scrape all build on it.
+ */
+import { z } from 'zod';
+
+const MAX_TIMEOUT_MS = 300_000;
+const TWO_DAYS_MS = 2 * 24 * 60 * 60 * 1000;
+
+const viewport = z.strictObject({
+  width: z.number().int().min(1).max(7680),
+  height: z.number().int().min(1).max(4320),
+});
+
+export const screenshotFormat = z.strictObject({
+  type: z.literal('screenshot'),
+  fullPage: z.boolean().default(false).describe('Capture the whole scrollable page'),
+  quality: z.number().int().min(1).max(100).optional().describe('JPEG quality; PNG when omitted'),
+  viewport: viewport.optional().describe('Viewport size for the capture'),
+});
+
+const jsonFormat = z.strictObject({
+  type: z.literal('json'),
+  prompt: z.string().max(10_000).optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  systemPrompt: z.string().max(10_000).optional(),
+  checkPromptInjection: z.boolean().default(false),
+});
+
+export const changeTrackingFormat = z.strictObject({
+  type: z.literal('changeTracking'),
+  modes: z.array(z.enum(['git-diff', 'json'])).default([]),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  tag: z.string().max(256).nullable().default(null),
+});
+
+const simpleFormatNames = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary'] as const;
+const simpleFormat = z.strictObject({ type: z.enum(simpleFormatNames) });
+
+export const formatObject = z.discriminatedUnion('type', [
+  simpleFormat,
+  screenshotFormat,
+  jsonFormat,
+  changeTrackingFormat,
+]);
+export type Format = z.infer<typeof formatObject>;
+export type FormatName = Format['type'];
+
+/** String formats are shorthand for `{type}`; both forms give the same result. */
+const formatInput = z.union([
+  z.enum([...simpleFormatNames, 'screenshot']).transform((type) => formatObject.parse({ type })),
+  formatObject,
+]);
+
+export const formatsSchema = z
+  .array(formatInput)
+  .max(16)
+  .default(['markdown'].map((type) => formatObject.parse({ type })))
+  .superRefine((formats, ctx) => {
+    const seen = new Set<string>();
+    for (const f of formats) {
+      if (seen.has(f.type)) {
+        ctx.addIssue({ code: 'custom', message: `Format "${f.type}" is listed more than once` });
+      }
+      seen.add(f.type);
+    }
+    if (seen.has('changeTracking') && !seen.has('markdown')) {
+      ctx.addIssue({ code: 'custom', message: 'The changeTracking format requires the markdown format' });
+    }
+  })
+  .describe('Output formats, as names or objects');
+
+const selector = z.string().min(1).max(1000);
+
+export const actionSchema = z.discriminatedUnion('type', [
+  z
+    .strictObject({
+      type: z.literal('wait'),
+      milliseconds: z.number().int().min(1).max(60_000).optional(),
+      selector: selector.optional(),
+    })
+    .refine((a) => (a.milliseconds === undefined) !== (a.selector === undefined), {
+      message: 'wait takes exactly one of milliseconds or selector',
+    }),
+  z.strictObject({
+    type: z.literal('screenshot'),
+    fullPage: z.boolean().default(false),
+    quality: z.number().int().min(1).max(100).optional(),
+    viewport: viewport.optional(),
+  }),
+  z.strictObject({ type: z.literal('click'), selector, all: z.boolean().default(false) }),
+  z.strictObject({ type: z.literal('write'), text: z.string().max(100_000) }),
+  z.strictObject({ type: z.literal('press'), key: z.string().min(1).max(64) }),
+  z.strictObject({
+    type: z.literal('scroll'),
+    direction: z.enum(['up', 'down']).default('down'),
+    selector: selector.optional(),
+  }),
+  z.strictObject({ type: z.literal('scrape') }),
+  z.strictObject({ type: z.literal('executeJavascript'), script: z.string().min(1).max(100_000) }),
+  z.strictObject({
+    type: z.literal('pdf'),
+    format: z
+      .enum(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'])
+      .default('Letter'),
+    landscape: z.boolean().default(false),
+    scale: z.number().min(0.1).max(2).default(1),
+  }),
+]);
+export type Action = z.infer<typeof actionSchema>;
+
+export const locationSchema = z.strictObject({
+  country: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .pipe(z.string().regex(/^[A-Z]{2}$/, 'country must be an ISO 3166-1 alpha-2 code'))
+    .default('US'),
+  languages: z.array(z.string().min(2).max(35)).max(20).optional(),
+});
+export type Location = z.infer<typeof locationSchema>;
+
+const pdfParser = z.union([
+  z.literal('pdf').transform(() => ({ type: 'pdf' as const })),
+  z.strictObject({ type: z.literal('pdf'), maxPages: z.number().int().min(1).max(10_000).optional() }),
+]);
+
+export const threatProtectionSchema = z.strictObject({
+  mode: z.enum(['off', 'normal']).optional(),
+  riskScoreThreshold: z.number().int().min(0).max(100).optional(),
+  blacklist: z.array(z.string().max(253)).max(1000).optional(),
+  whitelist: z.array(z.string().max(253)).max(1000).optional(),
+  blockedTlds: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(1000).optional(),
+  failurePolicy: z.enum(['open', 'closed']).optional(),
+});
+
+/** Fields of ScrapeOptions, kept as a plain shape so crawl and batch schemas can spread it. */
+export const scrapeOptionsShape = {
+  formats: formatsSchema,
+  onlyMainContent: z.boolean().default(true).describe('Drop navigation, headers, footers, sidebars and ads'),
+  includeTags: z.array(selector).max(100).optional().describe('CSS selectors to keep'),
+  excludeTags: z.array(selector).max(100).optional().describe('CSS selectors to drop'),
+  maxAge: z.number().int().min(0).default(TWO_DAYS_MS).describe('Serve a cached copy younger than this (ms)'),
+  storeInCache: z.boolean().default(true).describe('Write the result to the page cache'),
+  headers: z.record(z.string(), z.string()).optional().describe('Headers sent with the page request'),
+  waitFor: z.number().int().min(0).max(60_000).default(0).describe('Extra wait after load (ms)'),
+  mobile: z.boolean().default(false).describe('Emulate a phone'),
+  skipTlsVerification: z.boolean().default(true).describe('Accept invalid TLS certificates'),
+  timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).default(30_000).describe('Deadline for the whole scrape (ms)'),
+  parsers: z.array(pdfParser).max(4).default([{ type: 'pdf' as const }]).describe('Document parsers; [] returns PDFs as base64'),
+  actions: z.array(actionSchema).max(50).optional().describe('Browser actions run before capture'),
+  location: locationSchema.optional().describe('Country and languages to emulate'),
+  removeBase64Images: z.boolean().default(true).describe('Replace data: images in markdown with a placeholder'),
+  blockAds: z.boolean().default(true).describe('Block ads, trackers and cookie banners'),
+  proxy: z.enum(['basic', 'enhanced', 'auto', 'stealth']).default('basic').describe('Proxy pool'),
+  threatProtection: threatProtectionSchema.optional(),
+};
+
+export const scrapeOptionsSchema = z.strictObject(scrapeOptionsShape).superRefine(checkWaitForWithinTimeout);
+export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema>;
+
+export function checkWaitForWithinTimeout(
+  opts: { waitFor: number; timeout: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (opts.waitFor > opts.timeout / 2) {
+    ctx.addIssue({ code: 'custom', path: ['waitFor'], message: 'waitFor must not exceed half of timeout' });
+  }
+}
+
+/** Fields every POST body may carry (the SDK always adds `origin`). */
+export const requestMetaShape = {
+  origin: z.string().max(256).optional(),
+  integration: z.string().max(256).nullable().optional(),
+};
+
+export function hasFormat<T extends FormatName>(
+  options: Pick<ScrapeOptions, 'formats'>,
+  type: T,
+): Extract<Format, { type: T }> | undefined {
+  return options.formats.find((f): f is Extract<Format, { type: T }> => f.type === type);
+}

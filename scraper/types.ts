@@ -1,0 +1,82 @@
+/**
+ * Contracts between the parts of the scraper: engines fetch a page, the HTML pipeline turns it
+ * into a Document, and the scrape activity stores the Document and hands back its id.
+ */
+import type { Location } from '../api/schemas/scrape-options.js';
+
+export type EngineName = 'http' | 'browser';
+
+/** What an engine hands back: the response as the target sent it, after redirects. */
+export interface FetchedPage {
+  engine: EngineName;
+  /** Final URL after redirects. */
+  url: string;
+  statusCode: number;
+  /** Response headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** Media type without parameters, e.g. `text/html`; '' when the server sent none. */
+  contentType: string;
+  /** Raw body bytes (http engine, and any non-HTML response). */
+  body?: Buffer;
+  /** Rendered DOM serialised as HTML (browser engine). Already a string, so no decoding. */
+  html?: string;
+  /** Screenshot bytes when one was requested (browser engine). */
+  screenshot?: { data: Buffer; mimeType: 'image/png' | 'image/jpeg' };
+}
+
+/** Network settings shared by both engines. */
+export interface NetworkPolicy {
+  /** Allow loopback, private, link-local and other non-public targets (local use and tests). */
+  allowPrivateNetwork: boolean;
+  /** Accept self-signed and otherwise invalid certificates. */
+  skipTlsVerification: boolean;
+}
+
+export interface FetchRequest {
+  url: string;
+  headers?: Record<string, string>;
+  location?: Location;
+  mobile?: boolean;
+  network: NetworkPolicy;
+  /** Aborted when the scrape's single deadline passes or the activity is cancelled. */
+  signal: AbortSignal;
+  /** Absolute wall-clock deadline (epoch ms) for the whole scrape. */
+  deadline: number;
+}
+
+export interface BrowserFetchRequest extends FetchRequest {
+  waitForMs: number;
+  blockAds: boolean;
+  screenshot?: { fullPage: boolean; quality?: number; viewport?: { width: number; height: number } };
+}
+
+/** Page metadata as Firecrawl returns it: known keys plus every other meta tag verbatim. */
+export type PageMetadata = Record<string, string | string[] | number | boolean | undefined> & {
+  title?: string;
+  description?: string;
+  language?: string;
+  sourceURL: string;
+  url: string;
+  statusCode: number;
+  contentType?: string;
+};
+
+export interface TransformOptions {
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  removeBase64Images: boolean;
+  /** Which outputs to compute; others are skipped to save CPU. */
+  want: { markdown: boolean; html: boolean; rawHtml: boolean; links: boolean; images: boolean };
+}
+
+/** The content part of a Document, before ids, credits and storage are added. */
+export interface TransformedPage {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;
+  warning?: string;
+}
