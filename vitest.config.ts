@@ -21,7 +21,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           // The stack is shared: files run one at a time so timing-sensitive tests stay honest.
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

@@ -1,0 +1,9 @@
+import type { Db } from '../db/connect.js';
+import type { BrowserPool } from '../worker/browser/browser-pool.js';
+
+/** What activities need from the outside world; built only in worker/. */
+export interface ActivityDeps {
+  db: Db;
+  browser: BrowserPool;
+  allowPrivateNetwork: boolean;
+}

@@ -1,0 +1,31 @@
+import express from 'express';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connect.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/log.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { healthRoutes } from './routes/health.js';
+import { scrapeRoutes } from './routes/scrape.js';
+import type { DeploymentFeatures } from './unsupported-options.js';
+
+export interface AppDeps {
+  db: Db;
+  temporal: Client;
+  config: Readonly<Config>;
+  log: Logger;
+  features: DeploymentFeatures;
+}
+
+/** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // `url` and `next` links are built from the request; trust forwarding headers from local proxies.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
+  app.use(healthRoutes(deps));
+  app.use(scrapeRoutes(deps));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+}

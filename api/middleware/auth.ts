@@ -1,0 +1,59 @@
+import type { RequestHandler, Response } from 'express';
+import { findActiveKeyOwner } from '../../db/repositories/api-keys.js';
+import { findOrCreateTeam } from '../../db/repositories/teams.js';
+import type { Db } from '../../db/connect.js';
+import { hashApiKey, type Scope } from '../auth/api-keys.js';
+import { httpError } from '../errors.js';
+
+export interface AuthContext {
+  teamId: string;
+  /** Null when AUTH=none: there is no key to attribute usage to. */
+  keyId: string | null;
+  scopes: string[] | null;
+}
+
+/** The team that owns every request when AUTH=none. */
+export const LOCAL_TEAM_NAME = 'local';
+
+export function authOf(res: Response): AuthContext {
+  return res.locals.auth as AuthContext;
+}
+
+export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHandler {
+  if (deps.mode === 'none') {
+    let localTeam: Promise<string> | undefined;
+    return async (_req, res, next) => {
+      localTeam ??= findOrCreateTeam(deps.db, LOCAL_TEAM_NAME).then((t) => t.id);
+      try {
+        res.locals.auth = { teamId: await localTeam, keyId: null, scopes: null } satisfies AuthContext;
+      } catch (err) {
+        localTeam = undefined;
+        throw err;
+      }
+      next();
+    };
+  }
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    // Looked up on every request: a revoked key stops working at once on every API process.
+    const owner = token ? await findActiveKeyOwner(deps.db, hashApiKey(token)) : undefined;
+    if (!owner) throw httpError('UNAUTHORIZED', 'Unauthorized: Invalid token');
+    res.locals.auth = { teamId: owner.teamId, keyId: owner.keyId, scopes: owner.scopes } satisfies AuthContext;
+    next();
+  };
+}
+
+export function requireScope(scope: Scope): RequestHandler {
+  return (_req, res, next) => {
+    const { scopes } = authOf(res);
+    if (scopes && !scopes.includes(scope)) {
+      throw httpError('FORBIDDEN', `Forbidden: this API key may not use ${scope} endpoints`);
+    }
+    next();
+  };
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}

@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import { sql } from 'kysely';
+import { temporal as proto } from '@temporalio/proto';
+import type { AppDeps } from '../app.js';
+
+/** A worker counts as alive while its pollers have been seen this recently (long polls last ≤ 70 s). */
+const WORKER_SEEN_WITHIN_MS = 75_000;
+const CHECK_TIMEOUT_MS = 3_000;
+
+type Check = { ok: true } | { ok: false; error: string };
+
+export function healthRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/health', async (_req, res) => {
+    const [database, temporal, workers] = await Promise.all([
+      check(() => sql`select 1`.execute(deps.db)),
+      check(() => deps.temporal.workflowService.getSystemInfo({})),
+      check(() => assertWorkerPolling(deps)),
+    ]);
+    const checks = { database, temporal, workers };
+    const down = Object.entries(checks)
+      .filter(([, c]) => !c.ok)
+      .map(([name]) => name);
+    res.status(down.length ? 503 : 200).json({
+      success: down.length === 0,
+      status: down.length ? 'unavailable' : 'ok',
+      ...(down.length && { error: `Service Unavailable: ${down.join(', ')} down` }),
+      checks,
+    });
+  });
+  return router;
+}
+
+async function assertWorkerPolling(deps: AppDeps): Promise<void> {
+  const { pollers } = await deps.temporal.workflowService.describeTaskQueue({
+    namespace: deps.config.temporal.namespace,
+    taskQueue: { name: deps.config.temporal.taskQueue },
+    taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+  });
+  const now = Date.now();
+  const alive = (pollers ?? []).some((p) => {
+    const seconds = Number(p.lastAccessTime?.seconds ?? 0);
+    return now - seconds * 1000 < WORKER_SEEN_WITHIN_MS;
+  });
+  if (!alive) throw new Error(`no worker is polling task queue ${deps.config.temporal.taskQueue}`);
+}
+
+async function check(probe: () => Promise<unknown>): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

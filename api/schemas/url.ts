@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * The absolute http(s) URL a caller means. Like Firecrawl, a missing scheme gets `http://`.
+ * Returns undefined for anything that is not a fetchable web URL.
+ */
+export function absoluteHttpUrl(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (!url.hostname) return undefined;
+  return url.toString();
+}
+
+/** Validates without rewriting: the original string is echoed back as metadata.sourceURL. */
+export const targetUrlSchema = z
+  .string({ error: 'Invalid URL' })
+  .max(8192)
+  .refine((u) => absoluteHttpUrl(u) !== undefined, { message: 'Invalid URL' })
+  .describe('Absolute http(s) URL; a missing scheme means http');

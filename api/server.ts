@@ -1,0 +1,43 @@
+/** Entry: `npm run api`. Reads config, opens connections, serves, and shuts down on SIGINT/SIGTERM. */
+import { Client, Connection } from '@temporalio/client';
+import { createDb } from '../db/connect.js';
+import { loadConfig } from '../lib/config.js';
+import { createLogger } from '../lib/log.js';
+import { createApp } from './app.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, { role: 'api' });
+  const db = createDb(config.databaseUrl);
+  // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.
+  const connection = Connection.lazy({ address: config.temporal.address });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const app = createApp({ db, temporal, config, log, features: { llmConfigured: false } });
+
+  const server = app.listen(config.api.port, config.api.host, () => {
+    log.info({ url: `http://${config.api.host}:${config.api.port}` }, 'api: listening');
+  });
+  server.on('error', (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+
+  const shutdown = () => {
+    log.info('api: shutting down');
+    server.close(async () => {
+      await connection.close().catch(() => undefined);
+      await db.destroy();
+      process.exit(0);
+    });
+    // Long-polling clients (sync scrapes, websockets) must not hold the process forever.
+    setTimeout(() => process.exit(0), 10_000).unref();
+    server.closeIdleConnections();
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * Process configuration, read from the environment once at start-up.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | DATABASE_URL | postgres://postgres@127.0.0.1:5432/trawl | Postgres, the system of record |
+ * | TEMPORAL_ADDRESS | 127.0.0.1:7233 | Temporal frontend (npm start runs a dev server when unset) |
+ * | TEMPORAL_NAMESPACE | default | Temporal namespace |
+ * | TEMPORAL_TASK_QUEUE | trawl | task queue shared by the API and the workers |
+ * | PORT | 3002 | API port |
+ * | HOST | 127.0.0.1 | API bind address |
+ * | PUBLIC_URL | (from the request) | base URL for `url` and `next` links behind a reverse proxy |
+ * | AUTH | keys | `keys`: Bearer API keys; `none`: accept every request (trusted local setups only) |
+ * | ALLOW_PRIVATE_NETWORK | false | allow loopback/private targets (local use and tests) |
+ * | CHROMIUM_PATH | /usr/bin/chromium | Chromium executable for the browser engine |
+ * | BROWSER_PAGES_PER_WORKER | 4 | concurrent browser pages per worker |
+ * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
+ * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
+ * | LOG_LEVEL | info | pino log level |
+ *
+ * Bad values fail at start with the variable's name, never later at first use.
+ */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/trawl'),
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('trawl'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  AUTH: z.enum(['keys', 'none']).default('keys'),
+  ALLOW_PRIVATE_NETWORK: bool.default(false),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  databaseUrl: string;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  api: { port: number; host: string; publicUrl?: string; maxRequestBodyBytes: number };
+  auth: 'keys' | 'none';
+  allowPrivateNetwork: boolean;
+  browser: { executablePath: string; pagesPerWorker: number };
+  worker: { activitySlots: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  // Empty strings mean "unset": compose files and shells often export VAR= .
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    databaseUrl: e.DATABASE_URL,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    api: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, maxRequestBodyBytes: e.MAX_REQUEST_BODY_BYTES },
+    auth: e.AUTH,
+    allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
+    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS },
+    logLevel: e.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Which engine serves a request. Plain HTTP costs about 1 ms of CPU per page, Chromium about
+ * 180 ms, so the browser runs only when the request needs one or the page's content needs
+ * JavaScript to appear (see README, "Choosing the engine").
+ */
+import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+
+/** Options only a real browser can honour; the first one found is reported as the reason. */
+export function browserRequiredBy(options: ScrapeOptions): string | undefined {
+  if (options.formats.some((f) => f.type === 'screenshot')) return 'screenshot';
+  if (options.actions && options.actions.length > 0) return 'actions';
+  if (options.waitFor > 0) return 'waitFor';
+  if (options.mobile) return 'mobile';
+  return undefined;
+}
+
+const SCRIPT_OR_STYLE = /<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<[^>]+>/g;
+const ENTITY = /&[#a-z0-9]+;/gi;
+const WHITESPACE = /\s+/g;
+const EMPTY_APP_ROOT = /<div\s+id=["'](root|app|__next|__nuxt|svelte)["'][^>]*>\s*<\/div>/i;
+const HAS_SCRIPT = /<script\b/i;
+const ASKS_FOR_JS = /<noscript\b[^>]*>[\s\S]{0,400}?(enable|requires?|turn on)\s+javascript/i;
+
+/** Pages with less visible text than this, and scripts that could add more, are rendered. */
+const MIN_STATIC_TEXT_CHARS = 200;
+
+/**
+ * A cheap string-level test on the HTTP response (no DOM): does this page need JavaScript to
+ * show its content? True for empty SPA shells, "please enable JavaScript" pages, and script-driven
+ * pages with almost no server-rendered text.
+ */
+export function needsJavaScript(html: string): boolean {
+  if (!HAS_SCRIPT.test(html)) return false;
+  if (EMPTY_APP_ROOT.test(html) || ASKS_FOR_JS.test(html)) return true;
+  const bodyStart = html.search(/<body\b/i);
+  const body = bodyStart >= 0 ? html.slice(bodyStart) : html;
+  const text = body.replace(SCRIPT_OR_STYLE, ' ').replace(TAG, ' ').replace(ENTITY, ' ').replace(WHITESPACE, ' ').trim();
+  return text.length < MIN_STATIC_TEXT_CHARS;
+}

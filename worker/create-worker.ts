@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { TrawlActivities } from '../activities/index.js';
+
+export interface CreateWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: TrawlActivities;
+  /**
+   * Concurrent activity executions. Browser pages are bounded separately by the browser pool,
+   * so plain-HTTP pages are not held back by the browser limit.
+   * @default 32
+   */
+  maxConcurrentActivities?: number;
+  /** A prebuilt bundle (tests build one once); otherwise workflows/index.ts is bundled at start. */
+  workflowBundle?: { code: string };
+}
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: options.activities,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 32,
+    // Pages in flight get time to finish on a graceful stop; a crash is covered by heartbeats.
+    shutdownGraceTime: '20s',
+  });
+}

@@ -1,0 +1,48 @@
+/** Entry: `npm run worker`. Owns the browser, the database pool and the Temporal connection. */
+import { NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { createDb } from '../db/connect.js';
+import { loadConfig } from '../lib/config.js';
+import { createLogger } from '../lib/log.js';
+import { addressPolicyFor } from '../scraper/net/address-policy.js';
+import { startGuardProxy } from '../scraper/net/guard-proxy.js';
+import { createBrowserPool } from './browser/browser-pool.js';
+import { createWorker } from './create-worker.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, { role: 'worker' });
+  const db = createDb(config.databaseUrl);
+  // Every browser request goes through the guard proxy, so redirects and subresources get the
+  // same address check as the plain-HTTP engine.
+  const guard = await startGuardProxy({ policy: addressPolicyFor(config.allowPrivateNetwork) });
+  const browser = createBrowserPool({
+    executablePath: config.browser.executablePath,
+    maxConcurrentPages: config.browser.pagesPerWorker,
+    proxyServer: guard.url,
+  });
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  try {
+    const worker = await createWorker({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      activities: createActivities({ db, browser, allowPrivateNetwork: config.allowPrivateNetwork }),
+      maxConcurrentActivities: config.worker.activitySlots,
+    });
+    log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');
+    // The Temporal runtime turns SIGINT/SIGTERM into worker.shutdown(); run() resolves after it.
+    await worker.run();
+    log.info('worker: stopped');
+  } finally {
+    await browser.close();
+    await guard.close();
+    await connection.close();
+    await db.destroy();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

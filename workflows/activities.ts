@@ -1,0 +1,31 @@
+/**
+ * Activity proxies, declared once per timeout profile, with their retry policies as named constants.
+ * Workflows import activity *types* only; the implementations live in activities/ on the workers.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
+import type { TrawlActivities } from '../activities/index.js';
+
+/** Transient page failures get two more tries; everything we classified as final is not retried. */
+export const PAGE_RETRY_POLICY: RetryPolicy = {
+  initialInterval: '1s',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+  maximumAttempts: 3,
+  nonRetryableErrorTypes: ['NonRetryablePageError'],
+};
+
+/** Headroom past the scrape deadline for storing the result before Temporal gives up on the attempt. */
+const PAGE_GRACE_MS = 15_000;
+
+/**
+ * Page work: one attempt may run the whole scrape deadline; a worker that dies mid-page is
+ * noticed by the missed heartbeat, not by the (long) start-to-close timeout.
+ */
+export function pageActivities(timeoutMs: number) {
+  return proxyActivities<TrawlActivities>({
+    startToCloseTimeout: timeoutMs + PAGE_GRACE_MS,
+    heartbeatTimeout: '20s',
+    retry: PAGE_RETRY_POLICY,
+  });
+}

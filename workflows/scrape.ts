@@ -1,0 +1,18 @@
+import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
+import { pageActivities } from './activities.js';
+import type { ScrapeWorkflowInput, ScrapeWorkflowResult } from './types.js';
+
+/**
+ * A single synchronous scrape (POST /v2/scrape). It is a workflow, not a bare activity call, so
+ * every scrape is visible in the Temporal UI and retried by the same page policy as crawls.
+ */
+export async function scrapeWorkflow(input: ScrapeWorkflowInput): Promise<ScrapeWorkflowResult> {
+  if (!input.url || !input.jobId) {
+    throw ApplicationFailure.nonRetryable('scrapeWorkflow needs url and jobId', 'InvalidWorkflowInput');
+  }
+  setCurrentDetails(`Scraping ${input.url}`);
+  const { scrapePage } = pageActivities(input.options.timeout);
+  const result = await scrapePage(input);
+  setCurrentDetails(`Scraped ${input.url}: HTTP ${result.statusCode}, document ${result.documentId}`);
+  return result;
+}

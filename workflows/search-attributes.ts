@@ -1,0 +1,5 @@
+/** Custom search attributes; the dev server registers them at boot (scripts/temporal-server.ts). */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const TeamIdAttribute = defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD);
+export const JobKindAttribute = defineSearchAttributeKey('JobKind', SearchAttributeType.KEYWORD);
