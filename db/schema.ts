@@ -40,6 +40,11 @@ export interface JobTable {
   updated_at: Timestamp;
   completed_at: Timestamp | null;
   expires_at: Timestamp;
+  /** Small job results that are not documents (map links). */
+  result: JSONColumnType<Record<string, unknown>> | null;
+  /** Shown on the status response, e.g. robots.txt blocked pages or a clamped limit. */
+  warning: string | null;
+  idempotency_key: string | null;
 }
 
 export type DocumentStatus = 'completed' | 'failed';
@@ -63,11 +68,34 @@ export interface DocumentTable {
   created_at: CreatedAt;
 }
 
+export type CrawlPageStatus = 'queued' | 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+export interface CrawlPageTable {
+  job_id: string;
+  url_key: string;
+  url: string;
+  depth: number;
+  /** Insertion order; pages are claimed oldest first. */
+  seq: Generated<string>;
+  status: ColumnType<CrawlPageStatus, CrawlPageStatus | undefined, CrawlPageStatus>;
+  document_id: string | null;
+  error_code: string | null;
+  error: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface RobotsBlockedTable {
+  job_id: string;
+  url: string;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
   jobs: JobTable;
   documents: DocumentTable;
+  crawl_pages: CrawlPageTable;
+  robots_blocked: RobotsBlockedTable;
 }
 
 export type Team = Selectable<TeamTable>;
@@ -75,5 +103,6 @@ export type ApiKey = Selectable<ApiKeyTable>;
 export type Job = Selectable<JobTable>;
 export type NewJob = Insertable<JobTable>;
 export type JobUpdate = Updateable<JobTable>;
+export type CrawlPage = Selectable<CrawlPageTable>;
 export type DocumentRow = Selectable<DocumentTable>;
 export type NewDocument = Insertable<DocumentTable>;

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, TimeoutFailure } from '@temporalio/common';
 import { findDocument } from '../../db/repositories/documents.js';
-import { insertJob, setJobStatus } from '../../db/repositories/jobs.js';
+import { findTeamJob, insertJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { fromFailure, TrawlError } from '../../lib/errors.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
 import { JobKindAttribute, TeamIdAttribute } from '../../workflows/search-attributes.js';
@@ -77,8 +77,22 @@ export function scrapeRoutes(deps: AppDeps): Router {
       res.json({ success: true, data: row.document });
     },
   );
+  router.get(
+    '/v2/scrape/:id',
+    authenticate({ db: deps.db, mode: deps.config.auth }),
+    requireScope('scrape'),
+    async (req, res) => {
+      const id = String(req.params.id);
+      const job = UUID.test(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
+      const row = job?.kind === 'scrape' && job.status === 'completed' ? await findDocument(deps.db, id) : undefined;
+      if (!row?.document) throw httpError('JOB_NOT_FOUND', 'Job not found');
+      res.json({ success: true, data: row.document });
+    },
+  );
   return router;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function scrapeFailure(err: unknown, timeoutMs: number): Error {
   const known = fromFailure(err);
