@@ -3,14 +3,28 @@
  * `create<Name>Activity(deps)`, add it here, and call it from a workflow through a proxy in
  * workflows/activities.ts.
  */
+import { createCrawlPageActivity } from './crawl-page.js';
 import type { ActivityDeps } from './deps.js';
+import {
+  createClaimPagesActivity,
+  createFinishJobActivity,
+  createRecordPageFailureActivity,
+} from './frontier-bookkeeping.js';
 import { createScrapePageActivity } from './scrape-page.js';
+import { createRobotsLookup } from './site-rules.js';
+import { createStartCrawlActivity } from './start-crawl.js';
 
 export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
+  const robotsFor = createRobotsLookup(deps);
   return {
     scrapePage: createScrapePageActivity(deps),
+    startCrawl: createStartCrawlActivity(deps, robotsFor),
+    claimPages: createClaimPagesActivity(deps),
+    crawlPage: createCrawlPageActivity(deps, robotsFor),
+    recordPageFailure: createRecordPageFailureActivity(deps),
+    finishJob: createFinishJobActivity(deps),
   };
 }
 

@@ -81,7 +81,16 @@ export interface CrawlPageTable {
   document_id: string | null;
   error_code: string | null;
   error: string | null;
+  claim_id: string | null;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface CrawlRobotsTable {
+  job_id: string;
+  origin: string;
+  /** HTTP status of the robots.txt fetch; 0 when unreachable. */
+  status: number;
+  body: string;
 }
 
 export interface RobotsBlockedTable {
@@ -96,6 +105,7 @@ export interface Database {
   documents: DocumentTable;
   crawl_pages: CrawlPageTable;
   robots_blocked: RobotsBlockedTable;
+  crawl_robots: CrawlRobotsTable;
 }
 
 export type Team = Selectable<TeamTable>;

@@ -16,6 +16,7 @@
  * | BROWSER_PAGES_PER_WORKER | 4 | concurrent browser pages per worker |
  * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
  * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
+ * | CRAWL_PAGES_PER_RUN | 500 | pages per workflow run before continue-as-new keeps history small |
  * | LOG_LEVEL | info | pino log level |
  *
  * Bad values fail at start with the variable's name, never later at first use.
@@ -40,6 +41,7 @@ const envSchema = z.object({
   BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -51,6 +53,7 @@ export interface Config {
   allowPrivateNetwork: boolean;
   browser: { executablePath: string; pagesPerWorker: number };
   worker: { activitySlots: number };
+  crawl: { pagesPerRun: number };
   logLevel: string;
 }
 
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
     worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS },
+    crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
     logLevel: e.LOG_LEVEL,
   });
 }

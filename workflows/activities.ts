@@ -29,3 +29,22 @@ export function pageActivities(timeoutMs: number) {
     retry: PAGE_RETRY_POLICY,
   });
 }
+
+/** Database bookkeeping: quick, and retried until the database answers. */
+export const BOOKKEEPING_RETRY_POLICY: RetryPolicy = {
+  initialInterval: '500ms',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+};
+
+export const bookkeepingActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '30s',
+  retry: BOOKKEEPING_RETRY_POLICY,
+});
+
+/** Seeding a crawl reads robots.txt and sitemaps: minutes at most, heartbeating throughout. */
+export const crawlKickoffActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '20s',
+  retry: PAGE_RETRY_POLICY,
+});

@@ -1,2 +1,4 @@
 /** The workflows a worker registers. Only re-exports: each workflow lives in its own file. */
+export { batchScrapeWorkflow } from './batch-scrape.js';
+export { crawlWorkflow } from './crawl.js';
 export { scrapeWorkflow } from './scrape.js';

@@ -24,3 +24,74 @@ export interface ScrapePageResult {
 export type ScrapeWorkflowInput = ScrapePageInput;
 
 export type ScrapeWorkflowResult = ScrapePageResult;
+
+/** Crawler settings the page activities need to filter discovered links. */
+export interface CrawlerSettings {
+  startUrl: string;
+  includePaths: string[];
+  excludePaths: string[];
+  regexOnFullURL: boolean;
+  maxDiscoveryDepth?: number;
+  limit: number;
+  sitemap: 'include' | 'skip' | 'only';
+  crawlEntireDomain: boolean;
+  allowSubdomains: boolean;
+  allowExternalLinks: boolean;
+  ignoreRobotsTxt: boolean;
+  ignoreQueryParameters: boolean;
+  deduplicateSimilarURLs: boolean;
+}
+
+export interface FrontierPage {
+  url: string;
+  urlKey: string;
+  depth: number;
+}
+
+export interface StartCrawlInput {
+  jobId: string;
+  crawler: CrawlerSettings;
+}
+
+export interface StartCrawlResult {
+  queued: number;
+  /** robots.txt Crawl-delay for the start origin, used when the request set no delay. */
+  crawlDelaySecs?: number;
+}
+
+export interface ClaimPagesInput {
+  jobId: string;
+  /** Stable across retries of this claim, so a retry returns the same pages. */
+  claimId: string;
+  max: number;
+}
+
+export interface CrawlPageInput {
+  jobId: string;
+  teamId: string;
+  page: FrontierPage;
+  scrapeOptions: ScrapeOptions;
+  /** Absent for batch scrapes: their pages discover nothing. */
+  crawler?: CrawlerSettings;
+}
+
+export interface CrawlPageResult {
+  documentId: string;
+  creditsUsed: number;
+  /** Pages this page added to the frontier. */
+  enqueued: number;
+}
+
+export interface RecordPageFailureInput {
+  jobId: string;
+  teamId: string;
+  page: FrontierPage;
+  code: string;
+  error: string;
+}
+
+export interface FinishJobInput {
+  jobId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  error?: string;
+}

@@ -23,3 +23,54 @@ export async function setJobStatus(
     .where('id', '=', jobId)
     .execute();
 }
+
+/**
+ * Moves a running job to a terminal status. Only a `scraping` job moves, so a cancel recorded by
+ * the API is never overwritten by a workflow finishing at the same moment. Returns whether it moved.
+ */
+export async function finishJob(
+  db: Db,
+  jobId: string,
+  status: Exclude<JobStatus, 'scraping'>,
+  fields: { error?: string | null; warning?: string | null } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      status,
+      updated_at: new Date(),
+      completed_at: new Date(),
+      ...(fields.error !== undefined && { error: fields.error }),
+      ...(fields.warning !== undefined && { warning: fields.warning }),
+    })
+    .where('id', '=', jobId)
+    .where('status', '=', 'scraping')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Appending URLs to a finished batch makes it run again. */
+export async function reopenJob(db: Db, jobId: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'scraping', completed_at: null, updated_at: new Date() })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+export async function findJobByIdempotencyKey(db: Db, teamId: string, key: string): Promise<Job | undefined> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function setJobResult(db: Db, jobId: string, result: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ result: JSON.stringify(result), updated_at: new Date() })
+    .where('id', '=', jobId)
+    .execute();
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { enqueuePages, recordRobotsBlocked, settlePage, type FrontierCandidate } from '../db/repositories/crawl-pages.js';
+import { createScope } from '../lib/crawl/scope.js';
+import { pageCredits } from '../lib/credits.js';
+import { toApplicationFailure } from '../lib/errors.js';
+import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import { scrapeUrl } from '../scraper/scrape.js';
+import type { CrawlerSettings, CrawlPageInput, CrawlPageResult } from '../workflows/types.js';
+import type { ActivityDeps } from './deps.js';
+import { completedDocumentRow } from './page-document.js';
+import { withPageSignal } from './page-signal.js';
+import type { RobotsLookup } from './site-rules.js';
+
+/**
+ * One page of a crawl or batch scrape: scrape it, add the links it discovers to the frontier, and
+ * store the Document and the page's final status together. Safe to run twice for the same page.
+ */
+export function createCrawlPageActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  return async function crawlPage(input: CrawlPageInput): Promise<CrawlPageResult> {
+    const { page } = input;
+    try {
+      return await withPageSignal(Date.now() + input.scrapeOptions.timeout, async (signal) => {
+        const documentId = randomUUID();
+        const outcome = await scrapeUrl(
+          {
+            url: page.url,
+            sourceUrl: page.url,
+            options: input.scrapeOptions,
+            scrapeId: documentId,
+            deadline: Date.now() + input.scrapeOptions.timeout,
+            signal,
+          },
+          deps,
+        );
+        // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
+        const enqueued = input.crawler && input.crawler.sitemap !== 'only'
+          ? await discover(deps, robotsFor, input.jobId, input.crawler, outcome.links, page.depth + 1)
+          : 0;
+        const creditsUsed = pageCredits({ succeeded: true });
+        outcome.document.metadata.creditsUsed = creditsUsed;
+        const stored = await settlePage(
+          deps.db,
+          { jobId: input.jobId, urlKey: page.urlKey, status: 'completed' },
+          completedDocumentRow({
+            id: documentId,
+            jobId: input.jobId,
+            teamId: input.teamId,
+            url: page.url,
+            urlKey: page.urlKey,
+            document: outcome.document,
+            creditsUsed,
+          }),
+        );
+        return { documentId: stored.documentId, creditsUsed, enqueued };
+      });
+    } catch (err) {
+      if (Context.current().cancellationSignal.aborted) throw err;
+      throw toApplicationFailure(err);
+    }
+  };
+}
+
+/** Filters links through the crawl's scope and robots.txt, then adds the survivors to the frontier. */
+export async function discover(
+  deps: ActivityDeps,
+  robotsFor: RobotsLookup,
+  jobId: string,
+  crawler: CrawlerSettings,
+  links: readonly string[],
+  depth: number,
+): Promise<number> {
+  const scope = createScope(crawler);
+  const candidates: FrontierCandidate[] = [];
+  const blocked: string[] = [];
+  for (const raw of links) {
+    const url = fetchableUrl(raw, crawler);
+    if (!url || !scope.check(url, depth).ok) continue;
+    if (!crawler.ignoreRobotsTxt && !(await robotsFor(jobId, url)).isAllowed(url)) {
+      blocked.push(url);
+      continue;
+    }
+    candidates.push({ url, urlKey: frontierKey(url, crawler), depth });
+  }
+  await recordRobotsBlocked(deps.db, jobId, blocked);
+  return enqueuePages(deps.db, jobId, crawler.limit, candidates);
+}
+
+export function frontierKey(url: string, crawler: CrawlerSettings): string {
+  return urlKey(
+    normalizeUrl(url, {
+      ignoreQueryParameters: crawler.ignoreQueryParameters,
+      deduplicateSimilarURLs: crawler.deduplicateSimilarURLs,
+    }),
+  );
+}
+
+/** The URL the crawler fetches: fragment gone, and query gone when the crawl ignores queries. */
+function fetchableUrl(raw: string, crawler: CrawlerSettings): string | undefined {
+  try {
+    const url = new URL(raw);
+    url.hash = '';
+    if (crawler.ignoreQueryParameters) url.search = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}

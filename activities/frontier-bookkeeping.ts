@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { cancelOpenPages, claimPages as claimFrontierPages, settlePage } from '../db/repositories/crawl-pages.js';
+import { finishJob as finishJobRow } from '../db/repositories/jobs.js';
+import type {
+  ClaimPagesInput,
+  FinishJobInput,
+  FrontierPage,
+  RecordPageFailureInput,
+} from '../workflows/types.js';
+import type { ActivityDeps } from './deps.js';
+
+/** Hands the workflow the next queued pages, oldest first. */
+export function createClaimPagesActivity(deps: ActivityDeps) {
+  return async function claimPages(input: ClaimPagesInput): Promise<FrontierPage[]> {
+    return claimFrontierPages(deps.db, input.jobId, input.claimId, input.max);
+  };
+}
+
+/** A page that failed for good: recorded once, with its code, for GET /crawl/{id}/errors. */
+export function createRecordPageFailureActivity(deps: ActivityDeps) {
+  return async function recordPageFailure(input: RecordPageFailureInput): Promise<void> {
+    await settlePage(
+      deps.db,
+      { jobId: input.jobId, urlKey: input.page.urlKey, status: 'failed', errorCode: input.code, error: input.error },
+      {
+        id: randomUUID(),
+        job_id: input.jobId,
+        team_id: input.teamId,
+        url: input.page.url,
+        url_key: input.page.urlKey,
+        status: 'failed',
+        document: null,
+        size_bytes: 0,
+        error_code: input.code,
+        error: input.error,
+        credits_used: 0,
+      },
+    );
+  };
+}
+
+/** Records the job's end. A cancel also retires pages that will now never be scraped. */
+export function createFinishJobActivity(deps: ActivityDeps) {
+  return async function finishJob(input: FinishJobInput): Promise<void> {
+    if (input.status === 'cancelled') await cancelOpenPages(deps.db, input.jobId);
+    await finishJobRow(deps.db, input.jobId, input.status, { error: input.error ?? null });
+  };
+}

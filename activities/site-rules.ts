@@ -1,0 +1,69 @@
+/**
+ * robots.txt and sitemap access for crawl activities. robots.txt is fetched once per origin per
+ * crawl, stored in Postgres so every worker applies the same rules, and cached in this process.
+ */
+import { findCrawlRobots, saveCrawlRobots } from '../db/repositories/crawl-pages.js';
+import { loadRobots, type Robots } from '../scraper/discovery/robots.js';
+import type { SitemapFetchBytes } from '../scraper/discovery/sitemaps.js';
+import { fetchWithHttp } from '../scraper/engines/http.js';
+import type { NetworkPolicy } from '../scraper/types.js';
+import type { ActivityDeps } from './deps.js';
+
+/** The product token sites name in robots.txt to address Trawl (FirecrawlAgent is honoured too). */
+export const ROBOTS_PRODUCT_TOKEN = 'TrawlBot';
+
+const FETCH_TIMEOUT_MS = 15_000;
+const ROBOTS_CACHE_SIZE = 500;
+
+export function plainFetcher(network: NetworkPolicy) {
+  const fetchOnce = (url: string) =>
+    fetchWithHttp({
+      url,
+      network,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      deadline: Date.now() + FETCH_TIMEOUT_MS,
+    });
+  const fetchBytes: SitemapFetchBytes = async (url) => {
+    const page = await fetchOnce(url);
+    return { status: page.statusCode, body: page.body ?? Buffer.alloc(0), contentType: page.contentType };
+  };
+  const fetchText = async (url: string) => {
+    const page = await fetchOnce(url);
+    return { status: page.statusCode, body: (page.body ?? Buffer.alloc(0)).toString('utf8') };
+  };
+  return { fetchBytes, fetchText };
+}
+
+export type RobotsLookup = (jobId: string, url: string) => Promise<Robots>;
+
+export function createRobotsLookup(deps: ActivityDeps): RobotsLookup {
+  const cache = new Map<string, Promise<Robots>>();
+  const { fetchText } = plainFetcher({ allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true });
+  return (jobId, url) => {
+    const origin = new URL(url).origin;
+    const key = `${jobId} ${origin}`;
+    let robots = cache.get(key);
+    if (!robots) {
+      robots = loadRobots(
+        origin,
+        async (robotsUrl) => {
+          const stored = await findCrawlRobots(deps.db, jobId, origin);
+          if (stored) return stored.status === 0 ? undefined : stored;
+          const fetched = await fetchText(robotsUrl).catch(() => undefined);
+          await saveCrawlRobots(deps.db, {
+            jobId,
+            origin,
+            status: fetched?.status ?? 0,
+            body: fetched?.body ?? '',
+          });
+          return fetched;
+        },
+        ROBOTS_PRODUCT_TOKEN,
+      );
+      robots.catch(() => cache.delete(key));
+      cache.set(key, robots);
+      if (cache.size > ROBOTS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    return robots;
+  };
+}

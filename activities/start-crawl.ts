@@ -1,0 +1,48 @@
+import { Context } from '@temporalio/activity';
+import { recordRobotsBlocked } from '../db/repositories/crawl-pages.js';
+import { toApplicationFailure } from '../lib/errors.js';
+import { discoverSitemapUrls } from '../scraper/discovery/sitemaps.js';
+import type { StartCrawlInput, StartCrawlResult } from '../workflows/types.js';
+import { discover } from './crawl-page.js';
+import type { ActivityDeps } from './deps.js';
+import { plainFetcher, type RobotsLookup } from './site-rules.js';
+
+/** Sitemaps get this long; a crawl should start scraping rather than wait on a huge index. */
+const SITEMAP_BUDGET_MS = 60_000;
+const HEARTBEAT_INTERVAL_MS = 2_000;
+
+/**
+ * Seeds a crawl's frontier: robots.txt first, then the start page (depth 0) and the sitemap
+ * URLs (depth 1), all through the same scope and robots filters as links found on pages.
+ */
+export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  return async function startCrawl(input: StartCrawlInput): Promise<StartCrawlResult> {
+    const { jobId, crawler } = input;
+    const heartbeat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_INTERVAL_MS);
+    try {
+      const robots = crawler.ignoreRobotsTxt ? undefined : await robotsFor(jobId, crawler.startUrl);
+      let queued = 0;
+      if (crawler.sitemap !== 'only') {
+        if (robots && !robots.isAllowed(crawler.startUrl)) {
+          await recordRobotsBlocked(deps.db, jobId, [crawler.startUrl]);
+        } else {
+          // The start page is in the crawl whatever the path filters say: the user asked for it.
+          queued += await discover(deps, robotsFor, jobId, { ...crawler, includePaths: [], excludePaths: [] }, [crawler.startUrl], 0);
+        }
+      }
+      if (crawler.sitemap !== 'skip') {
+        const { fetchBytes } = plainFetcher({ allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true });
+        const found = await discoverSitemapUrls(crawler.startUrl, robots?.sitemaps() ?? [], fetchBytes, {
+          maxUrls: Math.min(100_000, crawler.limit * 4),
+          deadline: Date.now() + SITEMAP_BUDGET_MS,
+        });
+        queued += await discover(deps, robotsFor, jobId, crawler, found.urls.map((u) => u.url), 1);
+      }
+      return { queued, crawlDelaySecs: robots?.crawlDelaySecs() };
+    } catch (err) {
+      throw toApplicationFailure(err);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+}

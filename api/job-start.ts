@@ -1,0 +1,77 @@
+/**
+ * What every asynchronous job start shares: the idempotency key, the job row written before the
+ * response (so a status read right after never 404s), and the workflow start with its search
+ * attributes. A start that fails leaves a failed job, not a phantom running one.
+ */
+import type { Request } from 'express';
+import { z } from 'zod';
+import { findJobByIdempotencyKey, insertJob, setJobStatus } from '../db/repositories/jobs.js';
+import type { JobKind } from '../db/schema.js';
+import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
+import type { AppDeps } from './app.js';
+import { httpError } from './errors.js';
+
+export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+const idempotencyKeySchema = z.uuid();
+
+/** Reads `x-idempotency-key`; a reused key is a 409 before anything is created. */
+export async function checkIdempotencyKey(deps: AppDeps, req: Request, teamId: string): Promise<string | null> {
+  const raw = req.get('x-idempotency-key');
+  if (raw === undefined || raw === '') return null;
+  if (!idempotencyKeySchema.safeParse(raw).success) {
+    throw httpError('BAD_REQUEST', 'Bad Request: x-idempotency-key must be a UUID');
+  }
+  if (await findJobByIdempotencyKey(deps.db, teamId, raw)) {
+    throw httpError('CONFLICT', 'Idempotency key already used');
+  }
+  return raw;
+}
+
+export interface NewJobRow {
+  jobId: string;
+  teamId: string;
+  kind: JobKind;
+  url: string | null;
+  options: Record<string, unknown>;
+  workflowId: string;
+  idempotencyKey: string | null;
+}
+
+export async function insertRunningJob(deps: AppDeps, job: NewJobRow): Promise<void> {
+  try {
+    await insertJob(deps.db, {
+      id: job.jobId,
+      team_id: job.teamId,
+      kind: job.kind,
+      status: 'scraping',
+      url: job.url,
+      options: JSON.stringify(job.options),
+      workflow_id: job.workflowId,
+      idempotency_key: job.idempotencyKey,
+      updated_at: new Date(),
+      expires_at: new Date(Date.now() + JOB_RETENTION_MS),
+    });
+  } catch (err) {
+    // 23505: unique_violation on (team, idempotency key): two requests raced with one key.
+    if ((err as { code?: string }).code === '23505') throw httpError('CONFLICT', 'Idempotency key already used');
+    throw err;
+  }
+}
+
+export function jobSearchAttributes(teamId: string, kind: JobKind) {
+  return [
+    { key: TeamIdAttribute, value: teamId },
+    { key: JobKindAttribute, value: kind },
+  ];
+}
+
+/** Runs the workflow start; if Temporal refuses it, the job is marked failed and the error rethrown. */
+export async function startOrFail(deps: AppDeps, jobId: string, start: () => Promise<unknown>): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    await setJobStatus(deps.db, jobId, 'failed', err instanceof Error ? err.message : String(err));
+    throw httpError('SERVICE_UNAVAILABLE', 'Service Unavailable: the job could not be started, try again');
+  }
+}

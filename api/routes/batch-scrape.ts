@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import { addBatchPages } from '../../db/repositories/batch.js';
+import { findTeamJob, reopenJob } from '../../db/repositories/jobs.js';
+import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
+import { pagesAddedSignal } from '../../workflows/messages.js';
+import { batchScrapeWorkflow } from '../../workflows/index.js';
+import type { AppDeps } from '../app.js';
+import { httpError } from '../errors.js';
+import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
+import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+import { validateBody } from '../middleware/validate.js';
+import { publicBaseUrl } from '../public-url.js';
+import { batchScrapeRequestSchema, type BatchScrapeRequest } from '../schemas/batch-scrape.js';
+import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+
+export function batchScrapeRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl')];
+  router.post('/v2/batch/scrape', ...auth, validateBody(batchScrapeRequestSchema), startBatch(deps, 'v2'));
+  router.post('/v1/batch/scrape', ...auth, validateBody(batchScrapeRequestSchema), startBatch(deps, 'v1'));
+  return router;
+}
+
+function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
+  return async (req, res) => {
+    const body = res.locals.body as BatchScrapeRequest;
+    const {
+      urls,
+      ignoreInvalidURLs,
+      appendToId,
+      maxConcurrency,
+      webhook,
+      zeroDataRetention: _zdr,
+      origin: _origin,
+      integration: _integration,
+      ...scrapeOptions
+    } = body;
+    assertScrapeOptionsSupported(scrapeOptions, deps.features);
+    const { teamId } = authOf(res);
+
+    const pages: { url: string; urlKey: string }[] = [];
+    const invalidURLs: string[] = [];
+    for (const raw of urls) {
+      const url = absoluteHttpUrl(raw);
+      if (!url) {
+        invalidURLs.push(raw);
+        continue;
+      }
+      pages.push({ url, urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })) });
+    }
+    if (invalidURLs.length > 0 && !ignoreInvalidURLs) {
+      throw httpError('INVALID_URL', 'Invalid URL', { invalidURLs });
+    }
+    if (pages.length === 0) throw httpError('BAD_REQUEST', 'Bad Request: no valid URLs to scrape', { invalidURLs });
+
+    let jobId: string;
+    if (appendToId) {
+      const job = await findTeamJob(deps.db, teamId, appendToId);
+      if (!job || job.kind !== 'batch_scrape') throw httpError('JOB_NOT_FOUND', 'Job not found');
+      jobId = job.id;
+      await addBatchPages(deps.db, jobId, pages);
+      if (job.status !== 'scraping') await reopenJob(deps.db, jobId);
+      // Wakes the running workflow, or starts a new run if the batch had already finished.
+      await deps.temporal.workflow.signalWithStart(batchScrapeWorkflow, {
+        workflowId: job.workflow_id,
+        taskQueue: deps.config.temporal.taskQueue,
+        signal: pagesAddedSignal,
+        signalArgs: [],
+        args: [{ jobId, teamId, scrapeOptions, maxConcurrency, pagesPerRun: deps.config.crawl.pagesPerRun }],
+        typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
+      });
+    } else {
+      const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
+      jobId = randomUUID();
+      const workflowId = `batch-${jobId}`;
+      await insertRunningJob(deps, {
+        jobId,
+        teamId,
+        kind: 'batch_scrape',
+        url: null,
+        options: { ...scrapeOptions, maxConcurrency, webhook },
+        workflowId,
+        idempotencyKey,
+      });
+      await addBatchPages(deps.db, jobId, pages);
+      const id = jobId;
+      await startOrFail(deps, id, () =>
+        deps.temporal.workflow.start(batchScrapeWorkflow, {
+          workflowId,
+          taskQueue: deps.config.temporal.taskQueue,
+          args: [{ jobId: id, teamId, scrapeOptions, maxConcurrency, pagesPerRun: deps.config.crawl.pagesPerRun }],
+          typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
+        }),
+      );
+    }
+    res.json({
+      success: true,
+      id: jobId,
+      url: `${publicBaseUrl(req, deps.config)}/${version}/batch/scrape/${jobId}`,
+      ...(ignoreInvalidURLs && { invalidURLs }),
+    });
+  };
+}

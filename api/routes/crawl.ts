@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import type { z } from 'zod';
+import { crawlWorkflow } from '../../workflows/index.js';
+import type { CrawlerSettings } from '../../workflows/types.js';
+import type { AppDeps } from '../app.js';
+import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
+import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+import { validateBody } from '../middleware/validate.js';
+import { publicBaseUrl } from '../public-url.js';
+import { crawlRequestSchema, crawlRequestV1Schema, type CrawlRequest } from '../schemas/crawl.js';
+import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+
+export function crawlRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl')];
+  router.post('/v2/crawl', ...auth, validateBody(crawlRequestSchema), startCrawl(deps, 'v2'));
+  router.post('/v1/crawl', ...auth, validateBody(crawlRequestV1Schema as z.ZodType), startCrawl(deps, 'v1'));
+  return router;
+}
+
+function startCrawl(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
+  return async (req, res) => {
+    const body = res.locals.body as CrawlRequest;
+    assertScrapeOptionsSupported(body.scrapeOptions, deps.features);
+    const { teamId } = authOf(res);
+    const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
+    const { url, origin: _origin, integration: _integration, ...options } = body;
+    const jobId = randomUUID();
+    const workflowId = `crawl-${jobId}`;
+    await insertRunningJob(deps, { jobId, teamId, kind: 'crawl', url, options, workflowId, idempotencyKey });
+    await startOrFail(deps, jobId, () =>
+      deps.temporal.workflow.start(crawlWorkflow, {
+        workflowId,
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [
+          {
+            jobId,
+            teamId,
+            scrapeOptions: body.scrapeOptions,
+            crawler: crawlerSettings(body),
+            maxConcurrency: body.maxConcurrency,
+            delaySecs: body.delay,
+            pagesPerRun: deps.config.crawl.pagesPerRun,
+          },
+        ],
+        typedSearchAttributes: jobSearchAttributes(teamId, 'crawl'),
+      }),
+    );
+    res.json({ success: true, id: jobId, url: `${publicBaseUrl(req, deps.config)}/${version}/crawl/${jobId}` });
+  };
+}
+
+function crawlerSettings(body: CrawlRequest): CrawlerSettings {
+  return {
+    startUrl: absoluteHttpUrl(body.url)!,
+    includePaths: body.includePaths,
+    excludePaths: body.excludePaths,
+    regexOnFullURL: body.regexOnFullURL,
+    maxDiscoveryDepth: body.maxDiscoveryDepth,
+    limit: body.limit,
+    sitemap: body.sitemap,
+    crawlEntireDomain: body.crawlEntireDomain,
+    allowSubdomains: body.allowSubdomains,
+    allowExternalLinks: body.allowExternalLinks,
+    ignoreRobotsTxt: body.ignoreRobotsTxt,
+    ignoreQueryParameters: body.ignoreQueryParameters,
+    deduplicateSimilarURLs: body.deduplicateSimilarURLs,
+  };
+}

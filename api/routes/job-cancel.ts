@@ -1,0 +1,42 @@
+import { Router, type RequestHandler } from 'express';
+import { cancelOpenPages } from '../../db/repositories/crawl-pages.js';
+import { findTeamJob, finishJob } from '../../db/repositories/jobs.js';
+import type { JobKind } from '../../db/schema.js';
+import type { AppDeps } from '../app.js';
+import { httpError } from '../errors.js';
+import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** DELETE /v{1,2}/crawl/:id and /v{1,2}/batch/scrape/:id */
+export function jobCancelRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl')];
+  for (const version of ['v1', 'v2']) {
+    router.delete(`/${version}/crawl/:id`, ...auth, cancelJob(deps, 'crawl'));
+    router.delete(`/${version}/batch/scrape/:id`, ...auth, cancelJob(deps, 'batch_scrape'));
+  }
+  return router;
+}
+
+function cancelJob(deps: AppDeps, kind: JobKind): RequestHandler {
+  return async (req, res) => {
+    const id = String(req.params.id);
+    const job = UUID.test(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
+    if (!job || job.kind !== kind) throw httpError('JOB_NOT_FOUND', 'Job not found');
+    // The status flips here, before the workflow hears of it, so a status read right after the
+    // DELETE already says cancelled; the workflow's own finish never overwrites it.
+    if (!(await finishJob(deps.db, job.id, 'cancelled'))) {
+      throw httpError(
+        'CONFLICT',
+        job.status === 'cancelled' ? 'Job is already cancelled' : `Job is already ${job.status}`,
+      );
+    }
+    await cancelOpenPages(deps.db, job.id);
+    await deps.temporal.workflow
+      .getHandle(job.workflow_id)
+      .cancel()
+      .catch((err: unknown) => deps.log.warn({ err, jobId: job.id }, 'cancel: workflow not cancellable'));
+    res.json({ status: 'cancelled' });
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * The loop that crawls and batch scrapes share: claim queued pages from the Postgres frontier,
+ * scrape them as activities with bounded concurrency, record every outcome, and finish once
+ * nothing is queued or in flight. The workflow holds only counters and a small buffer; pages,
+ * documents and the seen-set live in Postgres, so a run can continue-as-new at any page boundary.
+ */
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+import { fromFailure } from '../lib/errors.js';
+import { bookkeepingActivities, crawlKickoffActivities, pageActivities } from './activities.js';
+import { getProgressQuery, pagesAddedSignal, type PageJobProgress } from './messages.js';
+import type { CrawlerSettings, FrontierPage } from './types.js';
+
+// MARK: - Types
+
+export interface PageJobState {
+  started: boolean;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** Claims made so far, across runs; part of each claim's idempotency id. */
+  claimSeq: number;
+  runs: number;
+  /** Pages claimed but not yet started when the previous run continued-as-new. */
+  buffer: FrontierPage[];
+  crawlDelaySecs?: number;
+}
+
+export interface PageJobInput {
+  jobId: string;
+  teamId: string;
+  scrapeOptions: ScrapeOptions;
+  /** Present for crawls: how to seed the frontier and filter discovered links. */
+  crawler?: CrawlerSettings;
+  /** Pages of this job in flight at once. @default 10 */
+  maxConcurrency?: number;
+  /** Seconds between page starts; robots.txt Crawl-delay applies when unset. */
+  delaySecs?: number;
+  /** Continue-as-new after this many pages in one run (Temporal's own suggestion also triggers it). @default 500 */
+  pagesPerRun?: number;
+  state?: PageJobState;
+}
+
+export interface PageJobResult {
+  status: 'completed';
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+}
+
+const DEFAULT_CONCURRENCY = 10;
+const DEFAULT_PAGES_PER_RUN = 500;
+const MAX_CLAIM = 100;
+
+// MARK: - Loop
+
+export async function runPageJob(
+  input: PageJobInput,
+  continueAsNewWith: (next: PageJobInput) => Promise<never>,
+): Promise<PageJobResult> {
+  const state: PageJobState = input.state ?? {
+    started: false,
+    completed: 0,
+    failed: 0,
+    creditsUsed: 0,
+    claimSeq: 0,
+    runs: 0,
+    buffer: [],
+  };
+  state.runs += 1;
+  let phase: PageJobProgress['phase'] = state.started ? 'scraping' : 'starting';
+  let inFlight = 0;
+  let mayHaveWork = true;
+  let pagesThisRun = 0;
+  const pages = new Set<Promise<void>>();
+
+  setHandler(getProgressQuery, () => ({
+    phase,
+    completed: state.completed,
+    failed: state.failed,
+    inFlight,
+    creditsUsed: state.creditsUsed,
+    runs: state.runs,
+  }));
+  setHandler(pagesAddedSignal, () => {
+    mayHaveWork = true;
+  });
+
+  const { finishJob, claimPages, recordPageFailure } = bookkeepingActivities;
+  const { crawlPage } = pageActivities(input.scrapeOptions.timeout);
+
+  const runPage = async (page: FrontierPage): Promise<void> => {
+    try {
+      const result = await crawlPage({
+        jobId: input.jobId,
+        teamId: input.teamId,
+        page,
+        scrapeOptions: input.scrapeOptions,
+        crawler: input.crawler,
+      });
+      state.completed += 1;
+      state.creditsUsed += result.creditsUsed;
+      if (result.enqueued > 0) mayHaveWork = true;
+    } catch (err) {
+      // A cancelled job stops its pages; the main loop records the cancel.
+      if (isCancellation(err)) return;
+      const known = fromFailure(err);
+      state.failed += 1;
+      await recordPageFailure({
+        jobId: input.jobId,
+        teamId: input.teamId,
+        page,
+        code: known?.code ?? 'SCRAPE_ALL_ENGINES_FAILED',
+        error: known?.message ?? (err instanceof Error ? errorChain(err) : String(err)),
+      });
+    } finally {
+      inFlight -= 1;
+      showProgress();
+    }
+  };
+
+  const showProgress = () =>
+    setCurrentDetails(
+      `**${phase}** · ${state.completed} completed · ${state.failed} failed · ${inFlight} in flight · run ${state.runs}`,
+    );
+
+  try {
+    if (!state.started) {
+      if (input.crawler) {
+        const seeded = await crawlKickoffActivities.startCrawl({ jobId: input.jobId, crawler: input.crawler });
+        state.crawlDelaySecs = seeded.crawlDelaySecs;
+      }
+      state.started = true;
+      phase = 'scraping';
+    }
+    const delayMs = Math.round((input.delaySecs ?? state.crawlDelaySecs ?? 0) * 1000);
+    // A delay means "one request at a time" unless the caller also asked for concurrency.
+    const concurrency = delayMs > 0 && input.maxConcurrency === undefined ? 1 : (input.maxConcurrency ?? DEFAULT_CONCURRENCY);
+    const claimSize = Math.min(MAX_CLAIM, concurrency * 2);
+    const pagesPerRun = input.pagesPerRun ?? DEFAULT_PAGES_PER_RUN;
+
+    for (;;) {
+      if (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested) {
+        phase = 'finishing';
+        await condition(() => inFlight === 0);
+        await condition(allHandlersFinished);
+        return await continueAsNewWith({ ...input, state });
+      }
+      await condition(() => inFlight < concurrency && (state.buffer.length > 0 || mayHaveWork || inFlight === 0));
+      if (state.buffer.length === 0) {
+        if (mayHaveWork) {
+          mayHaveWork = false;
+          const claimId = `${workflowInfo().workflowId}/${state.claimSeq}`;
+          state.claimSeq += 1;
+          state.buffer = await claimPages({ jobId: input.jobId, claimId, max: claimSize });
+          if (state.buffer.length === claimSize) mayHaveWork = true;
+          continue;
+        }
+        if (inFlight === 0) break;
+        continue;
+      }
+      const page = state.buffer.shift()!;
+      if (delayMs > 0 && pagesThisRun > 0) await sleep(delayMs);
+      inFlight += 1;
+      pagesThisRun += 1;
+      const running = runPage(page);
+      pages.add(running);
+      void running.finally(() => pages.delete(running));
+      showProgress();
+    }
+
+    phase = 'done';
+    await finishJob({ jobId: input.jobId, status: 'completed' });
+    showProgress();
+    return { status: 'completed', completed: state.completed, failed: state.failed, creditsUsed: state.creditsUsed };
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => finishJob({ jobId: input.jobId, status: 'cancelled' }));
+      throw err;
+    }
+    await CancellationScope.nonCancellable(() =>
+      finishJob({ jobId: input.jobId, status: 'failed', error: err instanceof Error ? err.message : String(err) }),
+    );
+    throw err;
+  }
+}
+
+function errorChain(err: Error): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let i = 0; current instanceof Error && i < 4; i++) {
+    parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.filter(Boolean).join(': ');
+}
