@@ -1,0 +1,228 @@
+/**
+ * A local forward proxy that Chromium is pointed at, so every browser request (navigations,
+ * redirect hops, subresources, fetch/XHR from page scripts, WebSockets via CONNECT) passes the
+ * same address check as the http engine. Page-level interception cannot see server-side
+ * redirect hops; a proxy sees every connection.
+ *
+ * Bodies stream through untouched. Chaining an upstream proxy later means replacing the two
+ * "reach the target" steps: `connectTarget` (CONNECT a pre-resolved, policy-checked IP through
+ * the upstream) and the dispatcher used by `forward`.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { pipeline, type Duplex } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { TrawlError } from '../../lib/errors.js';
+import type { AddressPolicy } from './address-policy.js';
+import { guardedDispatcher } from './guarded-dispatcher.js';
+import { guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
+
+export interface GuardProxyOptions {
+  policy: AddressPolicy;
+  /** Interface to listen on; keep it loopback, the proxy has no authentication. @default '127.0.0.1' */
+  host?: string;
+}
+
+export interface GuardProxyStats {
+  /** Proxied requests and CONNECT tunnels seen. */
+  requests: number;
+  /** Those refused because the target address is not allowed. */
+  blocked: number;
+}
+
+export interface GuardProxy {
+  /** e.g. `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  url: string;
+  close(): Promise<void>;
+  stats(): GuardProxyStats;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1, plus the proxy's own). */
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** undici sets Host from the URL and rejects `expect`. */
+const SET_BY_CLIENT: ReadonlySet<string> = new Set(['host', 'expect']);
+
+const BLOCKED_BODY = 'Blocked by Trawl: the target address is not allowed.\n';
+const BAD_GATEWAY_BODY = 'Bad gateway: the target could not be reached.\n';
+
+/** `host:port` or `[v6]:port`, the only authority form CONNECT allows. */
+const CONNECT_AUTHORITY = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:/@[\]]+)):(\d{1,5})$/;
+
+function isSsrfBlock(err: unknown): boolean {
+  return err instanceof TrawlError && err.code === 'SSRF_BLOCKED';
+}
+
+function endToEndHeaders(headers: IncomingHttpHeaders, drop: ReadonlySet<string>): Record<string, string | string[]> {
+  const listed = new Set(
+    [headers.connection ?? '']
+      .flat()
+      .flatMap((value) => value.split(','))
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(key) || drop.has(key) || listed.has(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+function rawResponse(status: string, body: string, extraHeaders = ''): string {
+  return (
+    `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `${extraHeaders}connection: close\r\n\r\n${body}`
+  );
+}
+
+function reply(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...headers }).end(body);
+}
+
+export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
+  const { policy } = options;
+  const counters: GuardProxyStats = { requests: 0, blocked: 0 };
+  // CONNECT sockets leave the HTTP server's bookkeeping, so close() ends them itself.
+  const tunnelSockets = new Set<Socket | Duplex>();
+
+  const track = (socket: Socket | Duplex): void => {
+    tunnelSockets.add(socket);
+    socket.once('close', () => tunnelSockets.delete(socket));
+  };
+
+  /** Plain-HTTP requests arrive in absolute form (`GET http://host/path`). */
+  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    counters.requests++;
+    const target = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
+    if (target?.protocol !== 'http:') {
+      reply(res, 400, 'Only absolute http:// URLs are proxied; use CONNECT for https.\n');
+      return;
+    }
+    const aborted = new AbortController();
+    res.once('close', () => aborted.abort());
+    // RFC 9112 §6.3: only these two headers announce a request body.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    let upstream: Dispatcher.ResponseData;
+    try {
+      upstream = await request(target, {
+        method: req.method ?? 'GET',
+        headers: endToEndHeaders(req.headers, SET_BY_CLIENT),
+        body: hasBody ? req : undefined,
+        // Looked up per request: the cache may have been closed and rebuilt since the last one.
+        dispatcher: guardedDispatcher({ policy, skipTlsVerification: false }),
+        signal: aborted.signal,
+      });
+    } catch (err) {
+      if (isSsrfBlock(err)) {
+        counters.blocked++;
+        reply(res, 403, BLOCKED_BODY, { 'x-trawl-blocked': 'ssrf' });
+      } else {
+        reply(res, 502, BAD_GATEWAY_BODY);
+      }
+      return;
+    }
+    try {
+      res.writeHead(upstream.statusCode, endToEndHeaders(upstream.headers, new Set()));
+    } catch {
+      // Node refuses a few header values the response parser lets through.
+      void upstream.body.dump();
+      reply(res, 502, BAD_GATEWAY_BODY);
+      return;
+    }
+    pipeline(upstream.body, res, () => undefined);
+  }
+
+  /** A TCP connection to the target, reported only once its peer address has passed the policy. */
+  function connectTarget(host: string, port: number, done: (err: Error | null, socket?: Socket) => void): Socket | undefined {
+    const refused = literalViolation(host, policy);
+    if (refused) {
+      done(refused);
+      return undefined;
+    }
+    const socket = netConnect({ host, port, lookup: guardedLookup(policy) });
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error(`connect to ${host}:${port} timed out`)));
+    const onError = (err: Error): void => done(err);
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      socket.off('error', onError);
+      const violation = peerViolation(socket, host, policy);
+      if (violation) {
+        socket.destroy();
+        done(violation);
+        return;
+      }
+      done(null, socket);
+    });
+    return socket;
+  }
+
+  function tunnel(req: IncomingMessage, client: Duplex, head: Buffer): void {
+    counters.requests++;
+    track(client);
+    let upstream: Socket | undefined;
+    // Until the pipelines take over, a client that goes away must not leave the dial running.
+    client.on('error', () => upstream?.destroy());
+    client.once('close', () => upstream?.destroy());
+    const match = CONNECT_AUTHORITY.exec(req.url ?? '');
+    const port = Number(match?.[3]);
+    const host = match?.[1] ?? match?.[2];
+    if (!host || !(port > 0 && port < 65536)) {
+      client.end(rawResponse('400 Bad Request', 'CONNECT needs host:port.\n'));
+      return;
+    }
+    upstream = connectTarget(host, port, (err, socket) => {
+      if (err || !socket) {
+        if (isSsrfBlock(err)) {
+          counters.blocked++;
+          client.end(rawResponse('403 Forbidden', BLOCKED_BODY, 'x-trawl-blocked: ssrf\r\n'));
+        } else {
+          client.end(rawResponse('502 Bad Gateway', BAD_GATEWAY_BODY));
+        }
+        return;
+      }
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) socket.write(head);
+      pipeline(client, socket, () => undefined);
+      pipeline(socket, client, () => undefined);
+    });
+    if (upstream) track(upstream);
+  }
+
+  const server = createServer((req, res) => void forward(req, res));
+  server.on('connect', tunnel);
+
+  const listenHost = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, listenHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    stats: () => ({ ...counters }),
+    close: async () => {
+      for (const socket of tunnelSockets) socket.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Where an address policy is enforced on a connection. The authoritative check is on the
+ * connected socket: it sees the address really dialled, so DNS rebinding cannot slip past. The
+ * checks before dialling (IP-literal hosts, filtered DNS answers) keep blocked addresses from
+ * being dialled at all, so "blocked" never reveals whether something listens there (no port
+ * scanning through the scraper), and a name with both public and private records connects to a
+ * public one.
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { NonRetryablePageError } from '../../lib/errors.js';
+import type { AddressPolicy } from './address-policy.js';
+
+export function ssrfBlockedError(host: string, address: string): NonRetryablePageError {
+  const target = host === address ? address : `${host} (${address})`;
+  return new NonRetryablePageError(
+    'SSRF_BLOCKED',
+    `Blocked connection to ${target}: the address is not allowed (loopback, private, link-local, reserved or cloud metadata)`,
+    { details: { host, address } },
+  );
+}
+
+/** A `net.connect` lookup that drops resolved addresses the policy forbids. */
+export function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) {
+        callback(err, '');
+        return;
+      }
+      const allowed = addresses.filter((entry) => policy(entry.address));
+      const first = allowed[0];
+      if (!first) {
+        callback(ssrfBlockedError(hostname, addresses[0]?.address ?? 'no address'), '');
+        return;
+      }
+      if (options.all) callback(null, allowed);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** The error to refuse an IP-literal host with before dialling, or undefined for names and allowed IPs. */
+export function literalViolation(host: string, policy: AddressPolicy): NonRetryablePageError | undefined {
+  return isIP(host) !== 0 && !policy(host) ? ssrfBlockedError(host, host) : undefined;
+}
+
+/** The error to fail a freshly connected socket with, or undefined when its peer is allowed. */
+export function peerViolation(socket: Socket, host: string, policy: AddressPolicy): NonRetryablePageError | undefined {
+  // A socket reset before this check has no remote address; fail closed.
+  const address = socket.remoteAddress;
+  if (address !== undefined && policy(address)) return undefined;
+  return ssrfBlockedError(host, address ?? 'unknown address');
+}
