@@ -4,6 +4,7 @@
  * workflows/activities.ts.
  */
 import { createCrawlPageActivity } from './crawl-page.js';
+import { createDeliverWebhookActivity } from './deliver-webhook.js';
 import type { ActivityDeps } from './deps.js';
 import {
   createClaimPagesActivity,
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     crawlPage: createCrawlPageActivity(deps, robotsFor),
     recordPageFailure: createRecordPageFailureActivity(deps),
     finishJob: createFinishJobActivity(deps),
+    deliverWebhook: createDeliverWebhookActivity(deps),
   };
 }
 

@@ -7,6 +7,8 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface TeamTable {
   id: Generated<string>;
   name: string;
+  /** HMAC key for X-Firecrawl-Signature; null sends webhooks unsigned. */
+  webhook_secret: string | null;
   created_at: CreatedAt;
 }
 

@@ -1,0 +1,17 @@
+/**
+ * Every migration, in order. Listed explicitly (not read from the folder) so the same list runs
+ * under tsx, vitest and any bundler. Add a migration by adding its file and a line here; names
+ * are timestamps and must never change once released.
+ */
+import type { Migration } from 'kysely';
+import * as teamsKeysJobsDocuments from './2026_11_22_000001_teams_keys_jobs_documents.js';
+import * as crawlFrontier from './2026_11_22_000002_crawl_frontier.js';
+import * as teamWebhookSecret from './2026_11_22_000003_team_webhook_secret.js';
+import * as crawlClaimsAndRobots from './2026_11_22_000004_crawl_claims_and_robots.js';
+
+export const migrations: Record<string, Migration> = {
+  '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
+  '2026_11_22_000002_crawl_frontier': crawlFrontier,
+  '2026_11_22_000003_team_webhook_secret': teamWebhookSecret,
+  '2026_11_22_000004_crawl_claims_and_robots': crawlClaimsAndRobots,
+};
