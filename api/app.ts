@@ -4,7 +4,10 @@ import type { Db } from '../db/connect.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/log.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { batchScrapeRoutes } from './routes/batch-scrape.js';
+import { crawlRoutes } from './routes/crawl.js';
 import { healthRoutes } from './routes/health.js';
+import { jobCancelRoutes } from './routes/job-cancel.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import type { DeploymentFeatures } from './unsupported-options.js';
 
@@ -25,6 +28,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
+  app.use(crawlRoutes(deps));
+  app.use(batchScrapeRoutes(deps));
+  app.use(jobCancelRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

@@ -5,6 +5,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { TrawlActivities } from '../activities/index.js';
+import { WEBHOOK_RETRY_POLICY, WEBHOOK_START_TO_CLOSE_TIMEOUT } from '../lib/webhook-events.js';
 
 /** Transient page failures get two more tries; everything we classified as final is not retried. */
 export const PAGE_RETRY_POLICY: RetryPolicy = {
@@ -47,4 +48,10 @@ export const crawlKickoffActivities = proxyActivities<TrawlActivities>({
   startToCloseTimeout: '5m',
   heartbeatTimeout: '20s',
   retry: PAGE_RETRY_POLICY,
+});
+
+/** Webhook delivery: its own retry policy, so a slow receiver never holds back page work. */
+export const webhookActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: WEBHOOK_START_TO_CLOSE_TIMEOUT,
+  retry: WEBHOOK_RETRY_POLICY,
 });

@@ -13,11 +13,14 @@ import {
   setCurrentDetails,
   setHandler,
   sleep,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+import type { WebhookConfig, WebhookEventKind } from '../api/schemas/webhook.js';
 import { fromFailure } from '../lib/errors.js';
-import { bookkeepingActivities, crawlKickoffActivities, pageActivities } from './activities.js';
+import { webhookWants, type WebhookJobKind } from '../lib/webhook-events.js';
+import { bookkeepingActivities, crawlKickoffActivities, pageActivities, webhookActivities } from './activities.js';
 import { getProgressQuery, pagesAddedSignal, type PageJobProgress } from './messages.js';
 import type { CrawlerSettings, FrontierPage } from './types.js';
 
@@ -39,7 +42,9 @@ export interface PageJobState {
 export interface PageJobInput {
   jobId: string;
   teamId: string;
+  kind: WebhookJobKind;
   scrapeOptions: ScrapeOptions;
+  webhook?: WebhookConfig;
   /** Present for crawls: how to seed the frontier and filter discovered links. */
   crawler?: CrawlerSettings;
   /** Pages of this job in flight at once. @default 10 */
@@ -83,6 +88,36 @@ export async function runPageJob(
   let mayHaveWork = true;
   let pagesThisRun = 0;
   const pages = new Set<Promise<void>>();
+  const deliveries = new Set<Promise<void>>();
+
+  /**
+   * Sends one webhook event without holding up the caller. A delivery that fails for good is
+   * logged by Temporal and dropped: a broken receiver never fails or slows the job.
+   */
+  const notify = (event: WebhookEventKind, extra: { documentId?: string; error?: string } = {}) => {
+    const webhook = input.webhook;
+    if (!webhook || !webhookWants(webhook, event)) return;
+    const delivery = webhookActivities
+      .deliverWebhook({
+        jobId: input.jobId,
+        teamId: input.teamId,
+        jobKind: input.kind,
+        event,
+        webhook,
+        deliveryId: uuid4(),
+        ...extra,
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
+  };
+  /** Terminal events go out only after every page event before them was delivered or given up. */
+  const drainDeliveries = async () => {
+    while (deliveries.size > 0) await Promise.all([...deliveries]);
+  };
 
   setHandler(getProgressQuery, () => ({
     phase,
@@ -111,6 +146,7 @@ export async function runPageJob(
       state.completed += 1;
       state.creditsUsed += result.creditsUsed;
       if (result.enqueued > 0) mayHaveWork = true;
+      notify('page', { documentId: result.documentId });
     } catch (err) {
       // A cancelled job stops its pages; the main loop records the cancel.
       if (isCancellation(err)) return;
@@ -136,6 +172,7 @@ export async function runPageJob(
 
   try {
     if (!state.started) {
+      notify('started');
       if (input.crawler) {
         const seeded = await crawlKickoffActivities.startCrawl({ jobId: input.jobId, crawler: input.crawler });
         state.crawlDelaySecs = seeded.crawlDelaySecs;
@@ -153,6 +190,7 @@ export async function runPageJob(
       if (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested) {
         phase = 'finishing';
         await condition(() => inFlight === 0);
+        await drainDeliveries();
         await condition(allHandlersFinished);
         return await continueAsNewWith({ ...input, state });
       }
@@ -182,15 +220,22 @@ export async function runPageJob(
     phase = 'done';
     await finishJob({ jobId: input.jobId, status: 'completed' });
     showProgress();
+    await drainDeliveries();
+    notify('completed');
+    await drainDeliveries();
     return { status: 'completed', completed: state.completed, failed: state.failed, creditsUsed: state.creditsUsed };
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => finishJob({ jobId: input.jobId, status: 'cancelled' }));
       throw err;
     }
-    await CancellationScope.nonCancellable(() =>
-      finishJob({ jobId: input.jobId, status: 'failed', error: err instanceof Error ? err.message : String(err) }),
-    );
+    const error = err instanceof Error ? err.message : String(err);
+    await CancellationScope.nonCancellable(async () => {
+      await finishJob({ jobId: input.jobId, status: 'failed', error });
+      await drainDeliveries();
+      notify('failed', { error });
+      await drainDeliveries();
+    });
     throw err;
   }
 }

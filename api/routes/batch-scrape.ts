@@ -68,7 +68,7 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
         taskQueue: deps.config.temporal.taskQueue,
         signal: pagesAddedSignal,
         signalArgs: [],
-        args: [{ jobId, teamId, scrapeOptions, maxConcurrency, pagesPerRun: deps.config.crawl.pagesPerRun }],
+        args: [{ jobId, teamId, kind: 'batch_scrape', scrapeOptions, webhook, maxConcurrency, pagesPerRun: deps.config.crawl.pagesPerRun }],
         typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
       });
     } else {
@@ -90,7 +90,17 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
         deps.temporal.workflow.start(batchScrapeWorkflow, {
           workflowId,
           taskQueue: deps.config.temporal.taskQueue,
-          args: [{ jobId: id, teamId, scrapeOptions, maxConcurrency, pagesPerRun: deps.config.crawl.pagesPerRun }],
+          args: [
+            {
+              jobId: id,
+              teamId,
+              kind: 'batch_scrape',
+              scrapeOptions,
+              webhook,
+              maxConcurrency,
+              pagesPerRun: deps.config.crawl.pagesPerRun,
+            },
+          ],
           typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
         }),
       );

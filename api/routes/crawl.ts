@@ -38,7 +38,9 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
           {
             jobId,
             teamId,
+            kind: 'crawl',
             scrapeOptions: body.scrapeOptions,
+            webhook: body.webhook,
             crawler: crawlerSettings(body),
             maxConcurrency: body.maxConcurrency,
             delaySecs: body.delay,

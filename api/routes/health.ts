@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { sql } from 'kysely';
-import { temporal as proto } from '@temporalio/proto';
+import protos from '@temporalio/proto';
 import type { AppDeps } from '../app.js';
 
 /** A worker counts as alive while its pollers have been seen this recently (long polls last ≤ 70 s). */
@@ -35,7 +35,7 @@ async function assertWorkerPolling(deps: AppDeps): Promise<void> {
   const { pollers } = await deps.temporal.workflowService.describeTaskQueue({
     namespace: deps.config.temporal.namespace,
     taskQueue: { name: deps.config.temporal.taskQueue },
-    taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
   });
   const now = Date.now();
   const alive = (pollers ?? []).some((p) => {

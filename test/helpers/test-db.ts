@@ -1,4 +1,4 @@
-/** A fresh database per test file, built by the real migrations and dropped afterwards. */
+/** A fresh database per test file (or per e2e run), built by the real migrations and dropped afterwards. */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from '../../db/connect.js';
@@ -12,10 +12,14 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
+/** A database URL with a unique name; the database itself is created by whoever uses it. */
+export function testDatabaseUrl(prefix = 'trawl_test'): string {
+  return `${TEST_PG_SERVER}/${prefix}_${randomBytes(5).toString('hex')}`;
+}
+
 export async function createTestDb(prefix = 'trawl_test'): Promise<TestDb> {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = `${TEST_PG_SERVER}/${name}`;
+  const url = testDatabaseUrl(prefix);
+  await adminQuery(`CREATE DATABASE ${databaseName(url)}`);
   const db = createDb(url, { maxConnections: 5 });
   const { error } = await migrateToLatest(db);
   if (error) throw error;
@@ -24,9 +28,17 @@ export async function createTestDb(prefix = 'trawl_test'): Promise<TestDb> {
     url,
     drop: async () => {
       await db.destroy();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropDatabase(url);
     },
   };
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  await adminQuery(`DROP DATABASE IF EXISTS ${databaseName(url)} WITH (FORCE)`);
+}
+
+function databaseName(url: string): string {
+  return new URL(url).pathname.slice(1);
 }
 
 async function adminQuery(text: string): Promise<void> {
