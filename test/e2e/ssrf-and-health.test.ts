@@ -1,0 +1,119 @@
+/**
+ * The production defaults that the shared e2e stack turns off: SSRF protection (checked on a
+ * second API + worker pair with ALLOW_PRIVATE_NETWORK unset, on its own task queue), and /health
+ * reporting exactly what is down.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnManaged, type ManagedProcess } from '../../scripts/managed-process.js';
+import { projectRoot } from '../../scripts/paths.js';
+import { findFreePort } from '../../scripts/ports.js';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { apiClient } from '../helpers/api-client.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { createKeyWithCli } from '../helpers/run-admin.js';
+import { e2eContext } from './context.js';
+
+const { databaseUrl, temporalAddress } = e2eContext();
+let site: FixtureSite;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+describe('SSRF protection (the default)', () => {
+  let strict: Stack;
+  let api: ReturnType<typeof apiClient>;
+  beforeAll(async () => {
+    strict = await startStack({
+      databaseUrl,
+      temporal: { address: temporalAddress },
+      apiPort: await findFreePort(),
+      env: { LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: 'trawl-strict' },
+      log: () => undefined,
+    });
+    api = apiClient(strict.apiUrl, await createKeyWithCli(databaseUrl, 'strict-team'));
+  });
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
+  it.each([
+    ['a loopback IP', () => `${site.url}/final`],
+    ['localhost', () => `${site.url.replace('127.0.0.1', 'localhost')}/final`],
+    ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+    ['a private range', () => 'http://10.0.0.1/'],
+  ])('refuses %s with 403 SSRF_BLOCKED', async (_what, url) => {
+    const res = await api('/v2/scrape', { body: { url: url(), timeout: 5000 } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 'SSRF_BLOCKED' });
+  });
+
+  it('refuses in the browser engine too', async () => {
+    const res = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['screenshot'], timeout: 10_000 } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('SSRF_BLOCKED');
+  });
+});
+
+describe('/health', () => {
+  let lonely: ManagedProcess | undefined;
+  afterAll(async () => {
+    await lonely?.stop(5000);
+  });
+
+  async function healthOf(env: Record<string, string>) {
+    const port = await findFreePort();
+    lonely = await spawnManaged({
+      name: 'api-health',
+      command: process.execPath,
+      args: ['--import', 'tsx', 'api/server.ts'],
+      cwd: projectRoot,
+      env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
+      log: () => undefined,
+    });
+    const get = apiClient(`http://127.0.0.1:${port}`);
+    for (let i = 0; i < 100; i++) {
+      const res = await get('/health').catch(() => undefined);
+      if (res) {
+        await lonely.stop(5000);
+        lonely = undefined;
+        return res;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`API never answered:\n${lonely.tail()}`);
+  }
+
+  it('answers 503 naming Temporal and the workers when Temporal is unreachable', async () => {
+    const res = await healthOf({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}` });
+    expect(res.status).toBe(503);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(/temporal/);
+    expect(res.body.checks.database.ok).toBe(true);
+    expect(res.body.checks.temporal.ok).toBe(false);
+  });
+
+  it('answers 503 naming the database when Postgres is unreachable', async () => {
+    const res = await healthOf({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await findFreePort()}/nothing`,
+      TEMPORAL_ADDRESS: temporalAddress,
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toMatch(/database/);
+    expect(res.body.checks.temporal.ok).toBe(true);
+  });
+
+  it('answers 503 naming the workers when none polls the task queue', async () => {
+    const res = await healthOf({
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: 'nobody-polls-this',
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toMatch(/workers/);
+    expect(res.body.checks.workers.ok).toBe(false);
+  });
+});
