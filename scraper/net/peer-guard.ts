@@ -20,10 +20,25 @@ export function ssrfBlockedError(host: string, address: string): NonRetryablePag
   );
 }
 
+/**
+ * RFC 6761 §6.3: `localhost` and every name under it are loopback, whatever DNS says. Browsers
+ * resolve them that way, so both engines must agree (and the policy then decides, as for any
+ * loopback address). The system resolver here only knows the bare `localhost`.
+ */
+const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
+
+function resolve(hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: { address: string; family: number }[]) => void) {
+  if (LOCALHOST_NAME.test(hostname)) {
+    callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    return;
+  }
+  dnsLookup(hostname, { all: true }, callback);
+}
+
 /** A `net.connect` lookup that drops resolved addresses the policy forbids. */
 export function guardedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, (err, addresses) => {
       if (err) {
         callback(err, '');
         return;

@@ -132,6 +132,16 @@ describe('fetchWithHttp', () => {
     expect(seen[1]).toMatchObject({ host: `localhost:${server.port}`, auth: undefined, cookie: undefined });
   });
 
+  it('resolves names under localhost to loopback (RFC 6761), still subject to the policy', async () => {
+    const server = await serve((_req, res) => res.end('<html><body>sub</body></html>'));
+    const url = `${server.origin.replace('127.0.0.1', 'docs.site.localhost')}/`;
+    const page = await fetchWithHttp(fetchRequest(url));
+    expect(page.statusCode).toBe(200);
+    expect(page.body?.toString()).toContain('sub');
+    const blocked = await failure(fetchWithHttp(fetchRequest(url, { network: { allowPrivateNetwork: false, skipTlsVerification: false } })));
+    expect(blocked.code).toBe('SSRF_BLOCKED');
+  });
+
   it('returns a 404 as a page, not an error', async () => {
     const server = await serve((_req, res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('nope'));
 
