@@ -5,9 +5,11 @@ import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/log.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
+import { crawlActiveRoutes } from './routes/crawl-active.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { healthRoutes } from './routes/health.js';
 import { jobCancelRoutes } from './routes/job-cancel.js';
+import { jobStatusRoutes } from './routes/job-status.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import type { DeploymentFeatures } from './unsupported-options.js';
 
@@ -31,6 +33,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(crawlRoutes(deps));
   app.use(batchScrapeRoutes(deps));
   app.use(jobCancelRoutes(deps));
+  app.use(crawlActiveRoutes(deps));
+  app.use(jobStatusRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

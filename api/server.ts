@@ -3,7 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../db/connect.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
-import { createApp } from './app.js';
+import { createApp, type AppDeps } from './app.js';
+import { attachJobWebSocket } from './job-websocket.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
   // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.
   const connection = Connection.lazy({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
-  const app = createApp({ db, temporal, config, log, features: { llmConfigured: false } });
+  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: false } };
+  const app = createApp(deps);
 
   const server = app.listen(config.api.port, config.api.host, () => {
     log.info({ url: `http://${config.api.host}:${config.api.port}` }, 'api: listening');
@@ -21,9 +23,11 @@ async function main(): Promise<void> {
     console.error(err);
     process.exit(1);
   });
+  const jobSocket = attachJobWebSocket(server, deps);
 
   const shutdown = () => {
     log.info('api: shutting down');
+    jobSocket.close();
     server.close(async () => {
       await connection.close().catch(() => undefined);
       await db.destroy();

@@ -1,0 +1,75 @@
+/**
+ * What crawl and batch-scrape status readers share, so the HTTP status route and the websocket
+ * report a job identically: kind lookup, the status figures, and how documents are paged.
+ */
+import { readJobProgress, type DocumentPageQuery } from '../db/repositories/crawl-read.js';
+import { findTeamJob } from '../db/repositories/jobs.js';
+import type { Db } from '../db/connect.js';
+import type { Job, JobStatus } from '../db/schema.js';
+
+export type ListedJobKind = 'crawl' | 'batch_scrape';
+
+/** Firecrawl caps one status response at 10 MiB of documents and points to the rest with `next`. */
+export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * While a job runs, documents are listed only once they are this old. Rows are ordered by
+ * created_at, but two workers' inserts can commit in the other order; without the delay a reader
+ * could move past a row that becomes visible a moment later, and offset pages would shift under
+ * the caller. Once the job is terminal every row is committed and nothing is held back.
+ */
+const RUNNING_JOB_SETTLE_MS = 1_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isJobId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** Another team's job, or a job of the other kind, is reported exactly like a missing one. */
+export async function findListedJob(
+  db: Db,
+  teamId: string,
+  jobId: string,
+  kind: ListedJobKind,
+): Promise<Job | undefined> {
+  if (!isJobId(jobId)) return undefined;
+  const job = await findTeamJob(db, teamId, jobId);
+  return job?.kind === kind ? job : undefined;
+}
+
+export interface JobStatusView {
+  status: JobStatus;
+  completed: number;
+  total: number;
+  creditsUsed: number;
+  expiresAt: string;
+  warning?: string;
+}
+
+const ROBOTS_WARNING =
+  'Some pages were not crawled because robots.txt disallowed them. ' +
+  'See the /errors endpoint of this job for the list of blocked URLs.';
+
+export async function jobStatusView(db: Db, job: Job): Promise<JobStatusView> {
+  const progress = await readJobProgress(db, job.id);
+  // Only once the job ends: more pages may still be blocked while it runs.
+  const robotsWarning = job.status !== 'scraping' && progress.robotsBlocked > 0 ? ROBOTS_WARNING : undefined;
+  const warning = [job.warning, robotsWarning].filter(Boolean).join(' ');
+  return {
+    status: job.status,
+    completed: progress.completed,
+    total: progress.total,
+    creditsUsed: progress.creditsUsed,
+    expiresAt: job.expires_at.toISOString(),
+    ...(warning && { warning }),
+  };
+}
+
+/** Page settings for reading a job's completed documents, given the status read just before. */
+export function documentPaging(
+  status: JobStatus,
+  page: Pick<DocumentPageQuery, 'skip' | 'after' | 'limit'>,
+): DocumentPageQuery {
+  return { ...page, maxBytes: MAX_PAGE_BYTES, settleMs: status === 'scraping' ? RUNNING_JOB_SETTLE_MS : 0 };
+}
