@@ -1,0 +1,610 @@
+/**
+ * A Readability-class main-content scorer: the algorithm of Mozilla's Readability.js (paragraph
+ * scores propagated to ancestors, class/id weights, link density, sibling merging, conditional
+ * cleaning) re-implemented over the shared domhandler tree.
+ *
+ * Why not Readability itself: it needs a full DOM, and on linkedom it costs about as much as
+ * turndown on the whole page, so the pipeline could never beat plain turndown. This version makes
+ * one pass that gathers per-element statistics bottom-up, then decides from those numbers.
+ *
+ * It never mutates the tree. It returns the chosen subtrees plus the nodes to leave out of them,
+ * so the caller can fall back to another selection without parsing again.
+ */
+import { isElement, isTag, isText, textContent, type AnyNode, type Element, type ParentNode } from './dom.js';
+
+export interface ScoringFlags {
+  /** Drop elements whose class/id/role say they are navigation, comments, sidebars... */
+  stripUnlikely: boolean;
+  /** Let positive/negative class and id names move scores. */
+  weightClasses: boolean;
+  /** Drop link-heavy, form-heavy or image-heavy blocks inside the chosen content. */
+  cleanConditionally: boolean;
+}
+
+export interface ScoredContent {
+  /** Top-level pieces of the main content, in document order. */
+  roots: Element[];
+  /** Nodes inside `roots` to leave out. Includes the `skip` set passed in. */
+  skip: Set<AnyNode>;
+}
+
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+/**
+ * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
+ * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
+ */
+const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
+const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+const UNLIKELY_ROLES = new Set([
+  'menu',
+  'menubar',
+  'complementary',
+  'navigation',
+  'alert',
+  'alertdialog',
+  'dialog',
+  // Not in Readability: landmark roles for the site header and footer are as telling as `<nav>`.
+  'banner',
+  'contentinfo',
+]);
+/** Semantic page chrome, dropped even when retrying without `stripUnlikely` so a retry cannot pick a footer. */
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside']);
+const TABLE_OR_CODE = new Set(['table', 'code', 'pre']);
+const SCORED_TAGS = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
+const PHRASING_TAGS = new Set([
+  'a', 'abbr', 'audio', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'datalist', 'del',
+  'dfn', 'em', 'embed', 'font', 'i', 'img', 'input', 'ins', 'kbd', 'label', 'mark', 'math', 'meter', 'noscript',
+  'object', 'output', 'picture', 'progress', 'q', 'ruby', 's', 'samp', 'script', 'select', 'small', 'span',
+  'strike', 'strong', 'sub', 'sup', 'textarea', 'time', 'tt', 'u', 'var', 'wbr',
+]);
+/** Removed from the chosen content outright, as Readability's `_prepArticle` does (plus `nav`). */
+const CLEAN_TAGS = new Set([
+  'footer', 'aside', 'nav', 'object', 'embed', 'iframe', 'input', 'textarea', 'select', 'button', 'link',
+]);
+const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
+const TAG_BASE_SCORE: Record<string, number> = {
+  div: 5,
+  pre: 3, td: 3, blockquote: 3,
+  address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
+  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
+};
+const MIN_PARAGRAPH_LENGTH = 25;
+const ANCESTOR_DEPTH = 5;
+const TOP_CANDIDATES = 5;
+const MIN_SHARED_TOP_CANDIDATES = 3;
+
+/** Per-element numbers gathered bottom-up, over the parts of the subtree that were not dropped. */
+class Stats {
+  text = 0;
+  links = 0;
+  commas = 0;
+  p = 0;
+  img = 0;
+  li = 0;
+  input = 0;
+  embed = 0;
+  headingText = 0;
+  listText = 0;
+  hasPre = false;
+  hasDataTable = false;
+
+  add(o: Stats): void {
+    this.text += o.text;
+    this.links += o.links;
+    this.commas += o.commas;
+    this.p += o.p;
+    this.img += o.img;
+    this.li += o.li;
+    this.input += o.input;
+    this.embed += o.embed;
+    this.headingText += o.headingText;
+    this.listText += o.listText;
+    this.hasPre ||= o.hasPre;
+    this.hasDataTable ||= o.hasDataTable;
+  }
+
+  get linkDensity(): number {
+    return this.text === 0 ? 0 : this.links / this.text;
+  }
+}
+
+interface Frame {
+  el: ParentNode;
+  next: number;
+  stats: Stats;
+  /** Phrasing content since the last block child: Readability wraps such runs in a `<p>`. */
+  runText: number;
+  runCommas: number;
+  hasBlockChild: boolean;
+  elementChildren: number;
+  onlyElement: Element | undefined;
+  hasDirectText: boolean;
+}
+
+interface Paragraph {
+  /** First ancestor that receives the score. */
+  from: Element;
+  score: number;
+}
+
+export function scoreMainContent(
+  root: ParentNode,
+  skip: ReadonlySet<AnyNode>,
+  flags: ScoringFlags,
+): ScoredContent | undefined {
+  const scorer = new Scorer(root, skip, flags);
+  return scorer.run();
+}
+
+class Scorer {
+  private readonly stats = new Map<Element, Stats>();
+  private readonly scores = new Map<Element, number>();
+  private readonly dropped = new Set<AnyNode>();
+  /** Divs holding a single `<p>` and nothing else: Readability replaces them by the `<p>`. */
+  private readonly wrappers = new Set<Element>();
+  private readonly dataTables = new Map<Element, boolean>();
+  private readonly paragraphs: Paragraph[] = [];
+
+  constructor(
+    private readonly root: ParentNode,
+    private readonly skip: ReadonlySet<AnyNode>,
+    private readonly flags: ScoringFlags,
+  ) {}
+
+  run(): ScoredContent | undefined {
+    this.gatherStats();
+    for (const { from, score } of this.paragraphs) this.propagate(from, score);
+    const top = this.chooseTopCandidate();
+    if (!top) return undefined;
+    const roots = this.collectSiblings(top);
+    const skip = new Set<AnyNode>(this.skip);
+    for (const node of this.dropped) skip.add(node);
+    this.clean(roots, skip);
+    return { roots, skip };
+  }
+
+  // --- Pass 1: statistics and paragraph scores ---
+
+  private gatherStats(): void {
+    const stack: Frame[] = [this.frame(this.root)];
+    let inTableOrCode = 0;
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as Frame;
+      const child = this.nextChild(frame, inTableOrCode > 0);
+      if (child) {
+        if (TABLE_OR_CODE.has(child.name)) inTableOrCode++;
+        stack.push(this.frame(child));
+        continue;
+      }
+      stack.pop();
+      const parent = stack[stack.length - 1];
+      if (!parent || !isTag(frame.el)) continue;
+      if (TABLE_OR_CODE.has(frame.el.name)) inTableOrCode--;
+      this.finish(frame, frame.el);
+      parent.stats.add(frame.stats);
+      if (PHRASING_TAGS.has(frame.el.name)) {
+        parent.runText += frame.stats.text;
+        parent.runCommas += frame.stats.commas;
+      }
+    }
+  }
+
+  private frame(el: ParentNode): Frame {
+    return {
+      el,
+      next: 0,
+      stats: new Stats(),
+      runText: 0,
+      runCommas: 0,
+      hasBlockChild: false,
+      elementChildren: 0,
+      onlyElement: undefined,
+      hasDirectText: false,
+    };
+  }
+
+  /** Consumes the frame's text children up to its next kept element child, which it returns. */
+  private nextChild(frame: Frame, inTableOrCode: boolean): Element | undefined {
+    const { children } = frame.el;
+    while (frame.next < children.length) {
+      const child = children[frame.next++] as AnyNode;
+      if (isText(child)) {
+        const [length, commas] = measure(child.data);
+        if (length === 0) continue;
+        frame.stats.text += length;
+        frame.stats.commas += commas;
+        frame.runText += length;
+        frame.runCommas += commas;
+        frame.hasDirectText ||= /\S/.test(child.data);
+        continue;
+      }
+      if (!isTag(child) || this.skip.has(child)) continue;
+      if (this.shouldDrop(child, inTableOrCode)) {
+        this.dropped.add(child);
+        continue;
+      }
+      frame.elementChildren++;
+      frame.onlyElement = frame.elementChildren === 1 ? child : undefined;
+      if (!PHRASING_TAGS.has(child.name)) {
+        frame.hasBlockChild = true;
+        this.closeRun(frame);
+      }
+      return child;
+    }
+    if (frame.hasBlockChild) this.closeRun(frame);
+    return undefined;
+  }
+
+  private shouldDrop(el: Element, inTableOrCode: boolean): boolean {
+    const { attribs } = el;
+    if (attribs['aria-hidden'] === 'true' && !(attribs.class ?? '').includes('fallback-image')) return true;
+    if (inTableOrCode) return false;
+    if (CHROME_TAGS.has(el.name)) return true;
+    if (!this.flags.stripUnlikely) return false;
+    if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
+    if (el.name === 'body' || el.name === 'a') return false;
+    const match = classAndId(el);
+    if (AD_TOKEN.test(match)) return true;
+    // Code is almost never boilerplate: keep a block that holds some even if its class looks unlikely.
+    return UNLIKELY.test(match) && !MAYBE_CANDIDATE.test(match) && !containsTag(el, 'pre');
+  }
+
+  private finish(frame: Frame, el: Element): void {
+    const { stats } = frame;
+    const name = el.name;
+    this.stats.set(el, stats);
+    switch (name) {
+      case 'a':
+        stats.links = stats.text * (/^#./.test(el.attribs.href ?? '') ? 0.3 : 1);
+        break;
+      case 'p':
+        stats.p++;
+        break;
+      case 'img':
+        stats.img++;
+        break;
+      case 'li':
+        stats.li++;
+        break;
+      case 'input':
+        stats.input++;
+        break;
+      case 'object':
+      case 'embed':
+      case 'iframe':
+        stats.embed++;
+        break;
+      case 'ul':
+      case 'ol':
+        stats.listText += stats.text;
+        break;
+      case 'pre':
+        stats.hasPre = true;
+        break;
+      case 'table':
+        stats.hasDataTable ||= this.isDataTable(el);
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        stats.headingText += stats.text;
+        break;
+    }
+    const parent = isElement(el.parent) ? el.parent : undefined;
+    if (SCORED_TAGS.has(name)) {
+      if (parent) this.addParagraph(parent, stats.text, stats.commas);
+      return;
+    }
+    if (name !== 'div') return;
+    if (!frame.hasBlockChild) {
+      // Only phrasing content: Readability turns the div itself into a paragraph.
+      if (parent) this.addParagraph(parent, stats.text, stats.commas);
+      return;
+    }
+    if (frame.onlyElement?.name === 'p' && !frame.hasDirectText && stats.linkDensity < 0.25) this.wrappers.add(el);
+  }
+
+  private closeRun(frame: Frame): void {
+    if (isTag(frame.el) && frame.el.name === 'div') this.addParagraph(frame.el, frame.runText, frame.runCommas);
+    frame.runText = 0;
+    frame.runCommas = 0;
+  }
+
+  private addParagraph(from: Element, textLength: number, commas: number): void {
+    if (textLength < MIN_PARAGRAPH_LENGTH) return;
+    this.paragraphs.push({ from, score: 1 + commas + Math.min(Math.floor(textLength / 100), 3) });
+  }
+
+  private propagate(from: Element, score: number): void {
+    let level = 0;
+    for (let node: ParentNode | null = from; node && level < ANCESTOR_DEPTH; node = node.parent) {
+      if (!isTag(node) || node === this.root || !isElement(node.parent)) break;
+      if (this.wrappers.has(node)) continue;
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      this.scores.set(node, this.initialScore(node) + score / divider);
+      level++;
+    }
+  }
+
+  private initialScore(el: Element): number {
+    return this.scores.get(el) ?? (TAG_BASE_SCORE[el.name] ?? 0) + this.classWeight(el);
+  }
+
+  private classWeight(el: Element): number {
+    if (!this.flags.weightClasses) return 0;
+    let weight = 0;
+    for (const value of [el.attribs.class, el.attribs.id]) {
+      if (!value) continue;
+      if (NEGATIVE.test(value)) weight -= 25;
+      if (POSITIVE.test(value)) weight += 25;
+    }
+    return weight;
+  }
+
+  private isDataTable(table: Element): boolean {
+    const cached = this.dataTables.get(table);
+    if (cached !== undefined) return cached;
+    const result = computeIsDataTable(table);
+    this.dataTables.set(table, result);
+    return result;
+  }
+
+  // --- Pass 2: the top candidate and its siblings ---
+
+  private chooseTopCandidate(): Element | undefined {
+    const top: Array<[Element, number]> = [];
+    for (const [el, raw] of this.scores) {
+      const score = raw * (1 - (this.stats.get(el)?.linkDensity ?? 0));
+      this.scores.set(el, score);
+      if (top.length < TOP_CANDIDATES || score > (top[top.length - 1] as [Element, number])[1]) {
+        top.push([el, score]);
+        top.sort((a, b) => b[1] - a[1]);
+        if (top.length > TOP_CANDIDATES) top.pop();
+      }
+    }
+    const best = top[0];
+    if (!best) return undefined;
+    let [candidate, candidateScore] = best;
+
+    // Several strong candidates under one ancestor (e.g. cards of one list): the ancestor is the content.
+    const alternatives = top.slice(1).filter(([, score]) => score / candidateScore >= 0.75);
+    if (alternatives.length >= MIN_SHARED_TOP_CANDIDATES) {
+      const ancestorSets = alternatives.map(([el]) => new Set(this.ancestors(el)));
+      for (const ancestor of this.ancestors(candidate)) {
+        const sharing = ancestorSets.filter((set) => set.has(ancestor)).length;
+        if (sharing >= MIN_SHARED_TOP_CANDIDATES) {
+          candidate = ancestor;
+          break;
+        }
+      }
+    }
+    candidateScore = this.initialScore(candidate);
+    this.scores.set(candidate, candidateScore);
+
+    // Climb while a parent scores better: the content often spans several scored children.
+    let lastScore = candidateScore;
+    const threshold = lastScore / 3;
+    for (const parent of this.ancestors(candidate)) {
+      const parentScore = this.scores.get(parent);
+      if (parentScore === undefined) continue;
+      if (parentScore < threshold) break;
+      if (parentScore > lastScore) {
+        candidate = parent;
+        break;
+      }
+      lastScore = parentScore;
+    }
+    for (let parent = candidate.parent; isElement(parent) && parent !== this.root; parent = parent.parent) {
+      if (this.keptChildren(parent).length !== 1) break;
+      candidate = parent;
+    }
+    if (!this.scores.has(candidate)) this.scores.set(candidate, this.initialScore(candidate));
+    return candidate;
+  }
+
+  /** Ancestors below the root, nearest first. */
+  private ancestors(el: Element): Element[] {
+    const out: Element[] = [];
+    for (let node = el.parent; isElement(node) && node !== this.root; node = node.parent) out.push(node);
+    return out;
+  }
+
+  private keptChildren(el: ParentNode): Element[] {
+    return el.children.filter((c): c is Element => isTag(c) && !this.skip.has(c) && !this.dropped.has(c));
+  }
+
+  private collectSiblings(top: Element): Element[] {
+    const parent = top.parent;
+    if (!parent) return [top];
+    const topScore = this.scores.get(top) ?? 0;
+    const threshold = Math.max(10, topScore * 0.2);
+    const topClass = top.attribs.class ?? '';
+    return this.keptChildren(parent).filter((sibling) => {
+      if (sibling === top) return true;
+      const bonus = topClass !== '' && sibling.attribs.class === topClass ? topScore * 0.2 : 0;
+      const score = this.scores.get(sibling);
+      if (score !== undefined && score + bonus >= threshold) return true;
+      if (sibling.name !== 'p') return false;
+      const stats = this.stats.get(sibling);
+      if (!stats) return false;
+      if (stats.text > 80) return stats.linkDensity < 0.25;
+      return stats.text > 0 && stats.linkDensity === 0 && /\.( |$)/.test(textContent(sibling));
+    });
+  }
+
+  // --- Pass 3: clean the chosen content ---
+
+  private clean(roots: Element[], skip: Set<AnyNode>): void {
+    const rootSet = new Set(roots);
+    const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
+    const IN_CODE = 1;
+    const IN_DATA_TABLE = 2;
+    const IN_FIGURE = 4;
+    while (stack.length > 0) {
+      const [el, context] = stack.pop() as [Element, number];
+      if (skip.has(el)) continue;
+      if (this.shouldClean(el, rootSet.has(el), context, IN_CODE, IN_DATA_TABLE, IN_FIGURE)) {
+        skip.add(el);
+        continue;
+      }
+      let childContext = context;
+      if (el.name === 'pre' || el.name === 'code') childContext |= IN_CODE;
+      if (el.name === 'figure') childContext |= IN_FIGURE;
+      if (el.name === 'table' && this.isDataTable(el)) childContext |= IN_DATA_TABLE;
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const child = el.children[i] as AnyNode;
+        if (isTag(child)) stack.push([child, childContext]);
+      }
+    }
+  }
+
+  private shouldClean(
+    el: Element,
+    isRoot: boolean,
+    context: number,
+    IN_CODE: number,
+    IN_DATA_TABLE: number,
+    IN_FIGURE: number,
+  ): boolean {
+    if (context & IN_CODE) return false;
+    if (CLEAN_TAGS.has(el.name)) return true;
+    const stats = this.stats.get(el);
+    if (!stats) return false;
+    if (!isRoot) {
+      const match = classAndId(el);
+      if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
+    }
+    if ((el.name === 'h1' || el.name === 'h2') && this.classWeight(el) < 0) return true;
+    if (!this.flags.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
+    return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
+  }
+
+  /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
+  private removeConditionally(el: Element, stats: Stats, inDataTable: boolean, inFigure: boolean): boolean {
+    if (el.name === 'table' && this.isDataTable(el)) return false;
+    // Tables and code must survive: never drop a block that holds one.
+    if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
+    const weight = this.classWeight(el);
+    if (weight < 0) return true;
+    if (stats.commas >= 10) return false;
+    const text = stats.text;
+    let isList = el.name === 'ul' || el.name === 'ol';
+    if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
+    if (text > 0 && text < 40) {
+      const words = textContent(el).trim();
+      if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
+    }
+    const { p, img, input, embed, linkDensity } = stats;
+    const li = stats.li - 100;
+    const headingDensity = text === 0 ? 0 : stats.headingText / text;
+    const remove =
+      (!inFigure && img > 1 && p / img < 0.5) ||
+      (!isList && li > p) ||
+      input > Math.floor(p / 3) ||
+      (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+      (!isList && weight < 25 && linkDensity > 0.2) ||
+      (weight >= 25 && linkDensity > 0.5) ||
+      (embed === 1 && text < 75) ||
+      embed > 1;
+    if (remove && isList) {
+      // A plain list of images (a gallery) stays.
+      const items = this.keptChildren(el);
+      const simple = items.every((item) => this.keptChildren(item).length <= 1);
+      if (simple && img === items.length) return false;
+    }
+    return remove;
+  }
+}
+
+/** Readability's `_markDataTables` test. */
+function computeIsDataTable(table: Element): boolean {
+  const { attribs } = table;
+  if (attribs.role === 'presentation' || attribs.role === 'none' || attribs.datatable === '0') return false;
+  if (attribs.summary) return true;
+  let rows = 0;
+  let columns = 0;
+  let structural = false;
+  let nested = false;
+  const stack: AnyNode[] = [...table.children];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (!isTag(node)) continue;
+    switch (node.name) {
+      case 'table':
+        nested = true;
+        continue;
+      case 'caption':
+        structural ||= node.children.length > 0;
+        break;
+      case 'col':
+      case 'colgroup':
+      case 'tfoot':
+      case 'thead':
+      case 'th':
+        structural = true;
+        break;
+      case 'tr': {
+        rows++;
+        let cells = 0;
+        for (const cell of node.children) {
+          if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) cells += Number(cell.attribs.colspan) || 1;
+        }
+        columns = Math.max(columns, cells);
+        break;
+      }
+    }
+    stack.push(...node.children);
+  }
+  if (structural) return true;
+  if (nested) return false;
+  return rows >= 10 || columns > 4 || rows * columns > 10;
+}
+
+function classAndId(el: Element): string {
+  return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+}
+
+function containsTag(el: Element, name: string): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (!isTag(node)) continue;
+    if (node.name === name) return true;
+    stack.push(...node.children);
+  }
+  return false;
+}
+
+/** Length with whitespace runs counted once, and the commas (Latin, Arabic, CJK...), in one scan. */
+function measure(text: string): [number, number] {
+  let length = 0;
+  let commas = 0;
+  let inSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
+      if (!inSpace) length++;
+      inSpace = true;
+      continue;
+    }
+    inSpace = false;
+    length++;
+    if (
+      c === 0x2c || c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 ||
+      c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c
+    ) {
+      commas++;
+    }
+  }
+  return [length, commas];
+}

@@ -1,0 +1,62 @@
+/**
+ * Any fetched response to the content part of a Document, by content type: HTML through the HTML
+ * pipeline, JSON as a fenced block, plain text as is; anything else is refused.
+ */
+import { NonRetryablePageError } from '../../lib/errors.js';
+import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
+import { decodeBody } from './decode.js';
+import { fencedCodeBlock } from './markdown.js';
+import { transformHtml } from './transform.js';
+
+export type ContentInput = Pick<FetchedPage, 'url' | 'contentType' | 'body' | 'html' | 'headers'>;
+
+type Kind = 'html' | 'json' | 'text';
+
+export function transformContent(page: ContentInput, options: TransformOptions): TransformedPage {
+  const kind = contentKind(page);
+  const text = page.html ?? (page.body ? decodeBody(page.body, page.headers['content-type']) : '');
+  if (kind === 'html') return transformHtml(text, page.url, options);
+
+  const { want } = options;
+  const result: TransformedPage = { metadata: {} };
+  if (want.markdown) result.markdown = kind === 'json' ? fencedCodeBlock(prettyJson(text), 'json') : text;
+  if (want.html) result.html = text;
+  if (want.rawHtml) result.rawHtml = text;
+  if (want.links) result.links = [];
+  if (want.images) result.images = [];
+  return result;
+}
+
+function contentKind(page: ContentInput): Kind {
+  const type = page.contentType.toLowerCase().split(';')[0]?.trim() ?? '';
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type === 'application/json' || type.endsWith('+json')) return 'json';
+  if (type.startsWith('text/') || type === 'application/xml' || type.endsWith('+xml')) return 'text';
+  if (type === '') return sniff(page);
+  throw new NonRetryablePageError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Unsupported content type: ${type}`, {
+    details: { contentType: type },
+  });
+}
+
+/** No Content-Type: look at the first bytes, and refuse what looks binary rather than return garbage. */
+function sniff(page: ContentInput): Kind {
+  if (page.html !== undefined) return 'html';
+  const head = page.body?.subarray(0, 1024) ?? Buffer.alloc(0);
+  if (head.includes(0)) {
+    throw new NonRetryablePageError('SCRAPE_UNSUPPORTED_FILE_ERROR', 'Unsupported content: binary data without a content type', {
+      details: { contentType: '' },
+    });
+  }
+  const first = head.toString('utf8').replace(/^\ufeff/, '').trimStart()[0];
+  if (first === '<') return 'html';
+  if (first === '{' || first === '[') return 'json';
+  return 'text';
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

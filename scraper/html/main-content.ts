@@ -1,0 +1,205 @@
+/**
+ * Which part of the page becomes `markdown` and `html`. The order is fixed and documented:
+ *  1. always drop script/style/noscript/template/head and hidden elements;
+ *  2. drop `excludeTags` matches (they win over everything, including `includeTags`);
+ *  3. with `includeTags`, the matches ARE the content: explicit selectors beat heuristics, so
+ *     `onlyMainContent` does not prune them further;
+ *  4. with `onlyMainContent`, a content scorer picks the main content; when it finds nothing, or
+ *     keeps too little of the page's text, a selector blocklist (Firecrawl's) takes over, and when
+ *     that empties the page too, the full page is used. Both fallbacks set a warning.
+ *
+ * Nothing here mutates the tree: a selection is a list of subtrees plus nodes to leave out.
+ */
+import { selectAll, selectOne } from 'css-select';
+import { NonRetryablePageError } from '../../lib/errors.js';
+import type { TransformOptions } from '../types.js';
+import { scoreMainContent, type ScoringFlags } from './content-scoring.js';
+import { findElement, isTag, isText, textContent, walkElements } from './dom.js';
+import type { AnyNode, Document, Element, ParentNode } from './dom.js';
+
+export interface ContentSelection {
+  /** Subtrees to render, in document order. */
+  roots: AnyNode[];
+  /** Nodes inside `roots` that every output leaves out. */
+  skip: ReadonlySet<AnyNode>;
+  warning?: string;
+}
+
+export interface SelectionOptions extends Pick<TransformOptions, 'onlyMainContent' | 'includeTags' | 'excludeTags'> {
+  /** `<title>` and og:title, used to bring back the article's `<h1>` when the scorer left it out. */
+  titles?: Array<string | undefined>;
+}
+
+export const FALLBACK_WARNING = 'main content extraction fallback';
+export const NO_INCLUDE_MATCH_WARNING = 'includeTags matched no element on this page';
+
+const ALWAYS_DROPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title']);
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/** Firecrawl's onlyMainContent blocklist (its html-transformer), used as the fallback. */
+const BLOCKLIST = [
+  'header', 'footer', 'nav', 'aside', '.header', '.top', '.navbar', '#header', '.footer', '.bottom', '#footer',
+  '.sidebar', '.side', '.aside', '#sidebar', '.modal', '.popup', '#modal', '.overlay', '.ad', '.ads', '.advert',
+  '#ad', '.lang-selector', '.language', '#language-selector', '.social', '.social-media', '.social-links',
+  '#social', '.menu', '.navigation', '#nav', '.breadcrumbs', '#breadcrumbs', '.share', '#share', '.widget',
+  '#widget', '.cookie', '#cookie',
+].join(', ');
+/** A blocklisted element that wraps the real content must not take it down with it. */
+const FORCE_INCLUDE = 'main, article, [role="main"], #main, #content';
+
+/** Readability's retry ladder: each attempt relaxes one more heuristic. */
+const ATTEMPTS: ScoringFlags[] = [
+  { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: false, cleanConditionally: true },
+  { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+];
+/** Readability's `charThreshold`: below this many characters an attempt counts as failed. */
+const ENOUGH_TEXT = 500;
+/** Below this share of the page's visible text, the scorer probably picked a fragment. */
+const MIN_SHARE = 0.1;
+/** On small pages, a short pick must cover at least this share to be trusted. */
+const SMALL_PICK = 250;
+const SMALL_PICK_SHARE = 0.5;
+
+export function selectContent(doc: Document, options: SelectionOptions): ContentSelection {
+  const container: ParentNode = findElement(doc, 'body') ?? findElement(doc, 'html') ?? doc;
+  const skip = baseSkip(container);
+  for (const el of select(options.excludeTags, container, 'excludeTags')) skip.add(el);
+
+  if (options.includeTags?.length) {
+    const roots = includedRoots(container, select(options.includeTags, container, 'includeTags'), skip);
+    return roots.length > 0 ? { roots, skip } : { roots, skip, warning: NO_INCLUDE_MATCH_WARNING };
+  }
+  // A fragment with no <html>/<body> has the document itself as container, which renders as its children.
+  const whole: AnyNode[] = isTag(container) ? [container] : [...container.children];
+  if (!options.onlyMainContent) return { roots: whole, skip };
+
+  const visible = textLength(whole, skip);
+  let best: { roots: Element[]; skip: Set<AnyNode>; length: number } | undefined;
+  for (const flags of ATTEMPTS) {
+    const scored = scoreMainContent(container, skip, flags);
+    if (!scored) continue;
+    const length = textLength(scored.roots, scored.skip);
+    if (!best || length > best.length) best = { ...scored, length };
+    if (length >= ENOUGH_TEXT) break;
+  }
+  const trusted =
+    best !== undefined &&
+    best.length >= visible * MIN_SHARE &&
+    !(best.length < SMALL_PICK && best.length < visible * SMALL_PICK_SHARE);
+  if (best && trusted) {
+    return { roots: withTitleHeading(container, best.roots, best.skip, skip, options.titles ?? []), skip: best.skip };
+  }
+
+  const blockSkip = new Set(skip);
+  for (const el of selectAll<AnyNode, Element>(BLOCKLIST, container)) {
+    if (!selectOne<AnyNode, Element>(FORCE_INCLUDE, el.children)) blockSkip.add(el);
+  }
+  if (textLength(whole, blockSkip) > 0) return { roots: whole, skip: blockSkip, warning: FALLBACK_WARNING };
+  return { roots: whole, skip, warning: FALLBACK_WARNING };
+}
+
+function baseSkip(container: ParentNode): Set<AnyNode> {
+  const skip = new Set<AnyNode>();
+  walkElements(container, (el) => {
+    const { attribs } = el;
+    if (ALWAYS_DROPPED.has(el.name) || attribs.hidden !== undefined || (attribs.style && HIDDEN_STYLE.test(attribs.style))) {
+      skip.add(el);
+      return false;
+    }
+    return true;
+  });
+  return skip;
+}
+
+function select(selectors: string[] | undefined, container: ParentNode, field: string): Set<Element> {
+  const matched = new Set<Element>();
+  for (const selector of selectors ?? []) {
+    try {
+      for (const el of selectAll<AnyNode, Element>(selector, container)) matched.add(el);
+    } catch (cause) {
+      throw new NonRetryablePageError('BAD_REQUEST', `Invalid CSS selector in ${field}: ${selector}`, { cause });
+    }
+  }
+  return matched;
+}
+
+/** Outermost matches in document order; matches inside dropped or already included elements add nothing. */
+function includedRoots(container: ParentNode, matched: Set<Element>, skip: ReadonlySet<AnyNode>): Element[] {
+  const roots: Element[] = [];
+  walkElements(container, (el) => {
+    if (skip.has(el)) return false;
+    if (!matched.has(el)) return true;
+    roots.push(el);
+    return false;
+  });
+  return roots;
+}
+
+/** Non-whitespace characters that would reach the output. */
+function textLength(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>): number {
+  let length = 0;
+  const stack: AnyNode[] = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (isText(node)) {
+      const { data } = node;
+      for (let i = 0; i < data.length; i++) {
+        const c = data.charCodeAt(i);
+        if (c > 32 && c !== 160) length++;
+      }
+    } else if (isTag(node) && !skip.has(node)) {
+      stack.push(...node.children);
+    }
+  }
+  return length;
+}
+
+/**
+ * Scorers drop the article header with the byline, and the title with it. When the content has no
+ * `<h1>`, bring back the one nearest before the content (else the first one after its start), if its words are the page
+ * title's: that tells the article title from a logo or a section name.
+ */
+function withTitleHeading(
+  container: ParentNode,
+  roots: Element[],
+  skip: ReadonlySet<AnyNode>,
+  baseSkipped: ReadonlySet<AnyNode>,
+  titles: Array<string | undefined>,
+): Element[] {
+  const first = roots[0];
+  const titleWords = new Set(titles.flatMap((title) => words(title ?? '')));
+  if (!first || titleWords.size === 0 || roots.some((root) => hasVisibleTag(root, 'h1', skip))) return roots;
+  let before: Element | undefined;
+  let after: Element | undefined;
+  let reachedContent = false;
+  walkElements(container, (el) => {
+    if (after || baseSkipped.has(el)) return false;
+    reachedContent ||= el === first;
+    if (el.name !== 'h1') return true;
+    if (reachedContent) after = el;
+    else before = el;
+    return false;
+  });
+  const heading = before ?? after;
+  if (!heading) return roots;
+  const headingWords = words(textContent(heading));
+  const shared = headingWords.filter((w) => titleWords.has(w)).length;
+  return headingWords.length > 0 && shared / headingWords.length >= 0.5 ? [heading, ...roots] : roots;
+}
+
+function hasVisibleTag(root: Element, name: string, skip: ReadonlySet<AnyNode>): boolean {
+  if (root.name === name) return true;
+  let found = false;
+  walkElements(root, (el) => {
+    if (found || skip.has(el)) return false;
+    found = el.name === name;
+    return !found;
+  });
+  return found;
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
