@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import { enqueuePages, recordRobotsBlocked, settlePage, type FrontierCandidate } from '../db/repositories/crawl-pages.js';
 import { createScope } from '../lib/crawl/scope.js';
 import { pageCredits } from '../lib/credits.js';
-import { toApplicationFailure } from '../lib/errors.js';
+import { PageError, toApplicationFailure } from '../lib/errors.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import { scrapeUrl } from '../scraper/scrape.js';
 import type { CrawlerSettings, CrawlPageInput, CrawlPageResult } from '../workflows/types.js';
@@ -33,6 +33,12 @@ export function createCrawlPageActivity(deps: ActivityDeps, robotsFor: RobotsLoo
           },
           deps,
         );
+        // In a crawl a server error is a failed page (retried, then listed in /errors), not content.
+        if (outcome.statusCode >= 500 || outcome.statusCode === 429) {
+          throw new PageError('SCRAPE_SITE_ERROR', `The page answered HTTP ${outcome.statusCode}`, {
+            details: { statusCode: outcome.statusCode },
+          });
+        }
         // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
         const enqueued = input.crawler && input.crawler.sitemap !== 'only'
           ? await discover(deps, robotsFor, input.jobId, input.crawler, outcome.links, page.depth + 1)

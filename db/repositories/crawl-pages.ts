@@ -38,7 +38,8 @@ export async function enqueuePages(
       .executeTakeFirstOrThrow();
     const room = limit - count;
     if (room <= 0) return 0;
-    const unique = [...new Map(candidates.map((c) => [c.urlKey, c])).values()];
+    // The first spelling of a URL on the page is the one kept and fetched.
+    const unique = [...new Map(candidates.toReversed().map((c) => [c.urlKey, c])).values()].reverse();
     const existing = new Set(
       (
         await trx

@@ -1,0 +1,50 @@
+/** Collects webhook deliveries, with their raw bytes so signatures can be checked. */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Delivery {
+  headers: http.IncomingHttpHeaders;
+  raw: Buffer;
+  body: { type: string; id: string; success: boolean; data: any[]; metadata?: unknown; webhookId?: string; error?: string };
+}
+
+export interface WebhookReceiver {
+  url: string;
+  deliveries: Delivery[];
+  /** Resolves once a delivery of this type has arrived. */
+  waitFor(type: string, timeoutMs?: number): Promise<Delivery>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const deliveries: Delivery[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      deliveries.push({ headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
+      res.writeHead(200).end('ok');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    deliveries,
+    waitFor: async (type, timeoutMs = 60_000) => {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = deliveries.find((d) => d.body.type === type);
+        if (found) return found;
+        if (Date.now() > until) throw new Error(`no ${type} webhook within ${timeoutMs} ms; got ${deliveries.map((d) => d.body.type).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TrawlError } from '../../../lib/errors.js';
+import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from '../../../worker/browser/browser-pool.js';
+import { findChromiumProcesses, type ChromiumProcess } from '../../../worker/browser/chromium-processes.js';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+
+let site: FixtureServer;
+
+beforeAll(async () => {
+  site = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+/** Processes still running; a zombie has exited and only waits for its parent to reap it. */
+function running(markerPrefix: string): ChromiumProcess[] {
+  return findChromiumProcesses(markerPrefix).filter((p) => p.state !== 'Z');
+}
+
+async function eventuallyNone(markerPrefix: string, withinMs = 5_000): Promise<ChromiumProcess[]> {
+  const until = Date.now() + withinMs;
+  let left = running(markerPrefix);
+  while (left.length > 0 && Date.now() < until) {
+    await sleep(100);
+    left = running(markerPrefix);
+  }
+  return left;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return findChromiumProcesses('').some((p) => p.pid === pid && p.state !== 'Z');
+}
+
+/** A pool that is closed after the test, whatever happens. */
+async function withPool(options: BrowserPoolOptions, test: (pool: BrowserPool) => Promise<void>): Promise<void> {
+  const pool = createBrowserPool(options);
+  try {
+    await test(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function visit(pool: BrowserPool, path: string): Promise<void> {
+  await pool.withPage({}, async (page) => {
+    await page.goto(`${site.url}${path}`);
+  });
+}
+
+describe('createBrowserPool', () => {
+  it('launches lazily and never runs more pages at once than maxConcurrentPages', async () => {
+    await withPool({ maxConcurrentPages: 2 }, async (pool) => {
+      expect(pool.stats()).toEqual({ launches: 0, pagesServed: 0, openPages: 0 });
+      let inside = 0;
+      let peak = 0;
+      let peakOpen = 0;
+      await Promise.all(
+        Array.from({ length: 6 }, () =>
+          pool.withPage({}, async (page) => {
+            inside++;
+            peak = Math.max(peak, inside);
+            peakOpen = Math.max(peakOpen, pool.stats().openPages);
+            await page.goto(`${site.url}/plain`);
+            await sleep(100);
+            inside--;
+          }),
+        ),
+      );
+      expect(peak).toBe(2);
+      expect(peakOpen).toBe(2);
+      expect(pool.stats()).toEqual({ launches: 1, pagesServed: 6, openPages: 0 });
+    });
+  });
+
+  it('lets a queued caller leave when its signal aborts', async () => {
+    await withPool({ maxConcurrentPages: 1 }, async (pool) => {
+      let releaseFirst = (): void => {};
+      let started = (): void => {};
+      const firstStarted = new Promise<void>((resolve) => (started = resolve));
+      const first = pool.withPage({}, () => {
+        started();
+        return new Promise<void>((resolve) => (releaseFirst = resolve));
+      });
+      await firstStarted;
+      const controller = new AbortController();
+      let ran = false;
+      const queued = pool.withPage({ signal: controller.signal }, async () => {
+        ran = true;
+      });
+      setTimeout(() => controller.abort(new Error('gave up waiting')), 100);
+      await expect(queued).rejects.toThrow('gave up waiting');
+      releaseFirst();
+      await first;
+      expect(ran).toBe(false);
+      expect(pool.stats().openPages).toBe(0);
+    });
+  });
+
+  it('closes the page when the callback throws, and passes the error on', async () => {
+    await withPool({}, async (pool) => {
+      await expect(
+        pool.withPage({}, async () => {
+          throw new Error('callback failed');
+        }),
+      ).rejects.toThrow('callback failed');
+      expect(pool.stats().openPages).toBe(0);
+    });
+  });
+
+  it('isolates cookies, storage and HTTP auth between pages', async () => {
+    await withPool({}, async (pool) => {
+      await visit(pool, '/set-state');
+      const state = await pool.withPage({}, async (page) => {
+        await page.goto(`${site.url}/read-state`);
+        return { cookie: await page.textContent('#cookie'), storage: await page.textContent('#storage') };
+      });
+      expect(state).toEqual({ cookie: '', storage: '' });
+
+      const withCredentials = await pool.withPage({}, async (page) => {
+        await page.goto(`${site.url.replace('http://', 'http://user:secret@')}/basic-auth`);
+        return page.textContent('#auth');
+      });
+      expect(withCredentials).toMatch(/^Basic /);
+      // Headless Chromium fails the navigation on an unanswered challenge; what matters is that
+      // the credentials were not sent again.
+      await pool
+        .withPage({}, async (page) => {
+          await page.goto(`${site.url}/basic-auth`);
+        })
+        .catch(() => undefined);
+      expect(site.requests.filter((r) => r.path === '/basic-auth').at(-1)?.headers.authorization).toBeUndefined();
+    });
+  });
+
+  it('aborts requests the filter rejects, but never the main navigation', async () => {
+    await withPool({}, async (pool) => {
+      const before = site.requests.length;
+      const status = await pool.withPage({ requestFilter: (url) => url.includes('/ads/') || url.endsWith('/with-ads') }, async (page) => {
+        const response = await page.goto(`${site.url}/with-ads`);
+        return response?.status();
+      });
+      expect(status).toBe(200);
+      const paths = site.requests.slice(before).map((r) => r.path);
+      expect(paths).toContain('/with-ads');
+      expect(paths).toContain('/png');
+      expect(paths.filter((p) => p.startsWith('/ads/'))).toEqual([]);
+    });
+  });
+
+  it('retires a browser after retireAfterPages and launches a new one', async () => {
+    await withPool({ retireAfterPages: 2 }, async (pool) => {
+      for (let i = 0; i < 5; i++) await visit(pool, '/plain');
+      expect(pool.stats()).toMatchObject({ launches: 3, pagesServed: 5, openPages: 0 });
+      expect(await eventuallyNone(`${pool.id}/1`)).toEqual([]);
+      expect(await eventuallyNone(`${pool.id}/2`)).toEqual([]);
+      expect(running(`${pool.id}/3`).length).toBeGreaterThan(0);
+    });
+  });
+
+  it('closes an idle browser and relaunches it on the next page', async () => {
+    await withPool({ idleCloseSecs: 0.3 }, async (pool) => {
+      await visit(pool, '/plain');
+      expect(await eventuallyNone(`${pool.id}/1`)).toEqual([]);
+      await visit(pool, '/plain');
+      expect(pool.stats().launches).toBe(2);
+    });
+  });
+
+  it('relaunches after the browser process is killed, failing only the page in flight', async () => {
+    await withPool({}, async (pool) => {
+      await visit(pool, '/plain');
+      const browserProcess = running(`${pool.id}/1`).find((p) => p.pid === p.pgid && !p.cmdline.includes('--type='));
+      expect(browserProcess).toBeDefined();
+
+      const inFlight = pool.withPage({}, async (page) => {
+        await page.goto(`${site.url}/hang`, { timeout: 30_000 });
+      });
+      await sleep(300);
+      process.kill(browserProcess!.pid, 'SIGKILL');
+      await expect(inFlight).rejects.toThrow();
+
+      await visit(pool, '/plain');
+      expect(pool.stats()).toMatchObject({ launches: 2, openPages: 0 });
+      expect(await eventuallyNone(`${pool.id}/1`)).toEqual([]);
+    });
+  });
+
+  it('close() ends pages in flight and leaves no Chromium process behind', async () => {
+    const pool = createBrowserPool({});
+    await visit(pool, '/plain');
+    const inFlight = pool
+      .withPage({}, async (page) => {
+        await page.goto(`${site.url}/hang`, { timeout: 30_000 });
+      })
+      .then(
+        () => 'finished',
+        () => 'failed',
+      );
+    await sleep(300);
+    const before = running(`${pool.id}/`);
+    // The browser, its zygotes, renderer, GPU and network processes.
+    expect(before.length).toBeGreaterThanOrEqual(4);
+
+    await pool.close();
+    expect(await inFlight).toBe('failed');
+    expect(await eventuallyNone(`${pool.id}/`, 2_000)).toEqual([]);
+    expect(before.filter((p) => isAlive(p.pid))).toEqual([]);
+
+    const err = await pool.withPage({}, async () => undefined).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TrawlError);
+    expect((err as TrawlError).code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('reports a browser that cannot launch as a retryable SERVICE_UNAVAILABLE', async () => {
+    await withPool({ executablePath: '/nonexistent/chromium' }, async (pool) => {
+      const err = await pool.withPage({}, async () => undefined).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TrawlError);
+      expect((err as TrawlError).code).toBe('SERVICE_UNAVAILABLE');
+      expect((err as TrawlError).retryable).toBe(true);
+      expect(pool.stats()).toEqual({ launches: 0, pagesServed: 0, openPages: 0 });
+    });
+  });
+});

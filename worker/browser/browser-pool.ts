@@ -1,0 +1,481 @@
+/**
+ * The only module that runs Playwright. It owns Chromium's lifecycle: a lazy launch, a cap on
+ * concurrent pages, retirement after N pages, relaunch after a crash, closing when idle, and a
+ * bound on every browser operation. Callers get pages only through `withPage`, which gives each
+ * call a fresh browser context (cookies, storage, caches and HTTP auth never cross calls) and
+ * always closes it.
+ *
+ * Warm contexts were measured and rejected: reusing a context (cookies, origin storage and HTTP
+ * cache cleared between uses) is about a third faster, but Chromium keeps HTTP auth credentials
+ * per context and no protocol command clears them, so one caller's credentials would leak into
+ * the next caller's requests.
+ */
+import { randomUUID } from 'node:crypto';
+import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { z } from 'zod';
+import { PageError } from '../../lib/errors.js';
+import type { Logger } from '../../lib/log.js';
+import { BROWSER_MARKER_ENV, killChromium } from './chromium-processes.js';
+import { createPageSlots } from './page-slots.js';
+
+export type { Page, Response as PageResponse } from 'playwright-core';
+
+export interface BrowserPoolOptions {
+  /**
+   * Chromium binary.
+   * @default '/usr/bin/chromium'
+   */
+  executablePath?: string;
+  /**
+   * Pages open at once; further `withPage` calls queue. Throughput stops growing at about two
+   * pages per core.
+   * @default 4
+   */
+  maxConcurrentPages?: number;
+  /**
+   * Pages a browser serves before it is replaced, which bounds slow leaks in long-lived Chromium.
+   * @default 200
+   */
+  retireAfterPages?: number;
+  /**
+   * Close the browser after this long without pages; the next page launches it again.
+   * @default 120
+   */
+  idleCloseSecs?: number;
+  /**
+   * Bound on each browser operation (launch, new context, new page, close). A browser that does
+   * not close in time is killed.
+   * @default 15000
+   */
+  operationTimeoutMs?: number;
+  /**
+   * Forward proxy (`http://127.0.0.1:PORT`) that every browser request goes through, loopback
+   * targets included.
+   * @default undefined (direct connections)
+   */
+  proxyServer?: string;
+  /**
+   * Receives launch, retirement and crash events.
+   * @default undefined (no logging)
+   */
+  log?: Logger;
+}
+
+/** Settings of the isolated context behind one page. */
+export interface PageOptions {
+  /**
+   * Accept invalid and self-signed certificates.
+   * @default false
+   */
+  ignoreHTTPSErrors?: boolean;
+  /**
+   * Emulate a phone with Playwright's Pixel 7 descriptor (user agent, viewport, touch, device
+   * scale factor): an Android Chrome is what Chromium can pass for. `userAgent` and `viewport`
+   * still override it.
+   * @default false
+   */
+  mobile?: boolean;
+  /**
+   * The desktop default is the browser's own user agent without the "HeadlessChrome" token,
+   * which many sites block.
+   * @default the browser's desktop user agent, or the phone's when `mobile`
+   */
+  userAgent?: string;
+  /** @default 1280×800, or the phone's screen when `mobile` */
+  viewport?: { width: number; height: number };
+  /**
+   * navigator.language and Intl defaults, e.g. `de-DE`.
+   * @default Chromium's (en-US)
+   */
+  locale?: string;
+  /**
+   * IANA time zone, e.g. `Europe/Berlin`.
+   * @default the host's
+   */
+  timezoneId?: string;
+  /**
+   * Sent with every request of the page. An `accept-language` here overrides the one `locale`
+   * would send.
+   * @default {}
+   */
+  extraHTTPHeaders?: Record<string, string>;
+  /**
+   * Return true to abort a request (ad and tracker blocking). Never consulted for the main
+   * navigation. Routing costs a round trip to Node per request, so it is only installed when set.
+   * @default undefined (nothing blocked)
+   */
+  requestFilter?: (url: string, resourceType: string) => boolean;
+  /**
+   * Aborting it leaves the queue, or closes the page and makes `withPage` reject with the
+   * signal's reason.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+}
+
+export interface BrowserPoolStats {
+  /** Browsers launched so far. */
+  launches: number;
+  /** Pages handed to callers so far. */
+  pagesServed: number;
+  /** Contexts open right now. */
+  openPages: number;
+}
+
+export interface BrowserPool {
+  /**
+   * Unique per pool. Each launched browser carries `TRAWL_BROWSER=<id>/<n>` in its environment,
+   * so its processes can be found (see chromium-processes.ts).
+   */
+  readonly id: string;
+  /** Runs `fn` with a page in a fresh context and closes the context afterwards, whatever happens. */
+  withPage<T>(options: PageOptions, fn: (page: Page) => Promise<T>): Promise<T>;
+  stats(): BrowserPoolStats;
+  /** Rejects queued calls, closes every browser, and kills any that will not close. */
+  close(): Promise<void>;
+}
+
+const optionsSchema = z.strictObject({
+  executablePath: z.string().min(1).default('/usr/bin/chromium'),
+  maxConcurrentPages: z.number().int().positive().default(4),
+  retireAfterPages: z.number().int().positive().default(200),
+  idleCloseSecs: z.number().nonnegative().default(120),
+  operationTimeoutMs: z.number().int().positive().default(15_000),
+  proxyServer: z.url({ protocol: /^https?$/ }).optional(),
+  log: z.custom<Logger>().optional(),
+});
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Containers often mount a 64 MB /dev/shm, which Chromium outgrows on large pages.
+  '--disable-dev-shm-usage',
+];
+
+const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+const MOBILE_DEVICE = devices['Pixel 7'];
+
+/** One launched Chromium. */
+interface Launched {
+  browser: Browser;
+  /** Value of the environment marker, `<poolId>/<n>`. */
+  marker: string;
+  desktopUserAgent: string;
+  pagesStarted: number;
+  openContexts: number;
+  /** Takes no new pages; closes once its open contexts are done. */
+  retired: boolean;
+  /**
+   * Aborted when the browser disconnects. Playwright leaves some calls on a dead browser
+   * (newPage among them) pending forever, so every operation races this.
+   */
+  lost: AbortController;
+  closing?: Promise<void>;
+}
+
+const noop = (): void => {};
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
+}
+
+/** Chrome's reduced user agent, as a headful Chrome of the same major version on Linux sends it. */
+function desktopUserAgent(version: string): string {
+  const major = version.split('.')[0] ?? '0';
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
+function contextOptionsFor(options: PageOptions, launched: Launched): BrowserContextOptions {
+  const device = options.mobile ? MOBILE_DEVICE : undefined;
+  return {
+    userAgent: options.userAgent ?? device?.userAgent ?? launched.desktopUserAgent,
+    viewport: options.viewport ?? device?.viewport ?? DESKTOP_VIEWPORT,
+    deviceScaleFactor: device?.deviceScaleFactor ?? 1,
+    isMobile: device?.isMobile ?? false,
+    hasTouch: device?.hasTouch ?? false,
+    ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
+    locale: options.locale,
+    timezoneId: options.timezoneId,
+    extraHTTPHeaders: options.extraHTTPHeaders,
+    // A page is loaded once: a service worker only adds work, and its requests would bypass routing.
+    serviceWorkers: 'block',
+    // Downloads would land on local disk with no size bound; the navigation fails instead.
+    acceptDownloads: false,
+  };
+}
+
+async function installRequestFilter(context: BrowserContext, filter: NonNullable<PageOptions['requestFilter']>): Promise<void> {
+  await context.route('**/*', (route, request) => {
+    // Blocking the document itself would fail the scrape, whatever the filter thinks of its URL.
+    const mainNavigation = request.isNavigationRequest() && request.frame().parentFrame() === null;
+    const block = !mainNavigation && filter(request.url(), request.resourceType());
+    return (block ? route.abort('blockedbyclient') : route.continue()).catch(noop);
+  });
+}
+
+interface BoundOptions<T> {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Names the operation in the timeout error. */
+  what?: string;
+  /** Disposes of a result that arrives after the caller gave up on it. */
+  discard?: (late: T) => void;
+}
+
+/** Settles with `work`, or earlier with the signal's reason or a timeout. */
+function bounded<T>(work: Promise<T>, { signal, timeoutMs, what = 'browser operation', discard }: BoundOptions<T>): Promise<T> {
+  const abandon = (): void => {
+    work.then(discard ?? noop, noop);
+  };
+  if (signal?.aborted) {
+    abandon();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      cleanup();
+      abandon();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        cleanup();
+        abandon();
+        reject(new PageError('SERVICE_UNAVAILABLE', `${what} took longer than ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
+    work.then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (err: unknown) => {
+        cleanup();
+        reject(err);
+      },
+    );
+  });
+}
+
+export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool {
+  const opts = optionsSchema.parse(options);
+  const { log } = opts;
+  const id = randomUUID();
+  const slots = createPageSlots(opts.maxConcurrentPages);
+  const live = new Set<Launched>();
+  const args = opts.proxyServer
+    ? // Chromium never proxies loopback unless told to; the guard proxy must see those requests too.
+      [...CHROMIUM_ARGS, `--proxy-server=${opts.proxyServer}`, '--proxy-bypass-list=<-loopback>']
+    : CHROMIUM_ARGS;
+
+  let current: Launched | undefined;
+  let launching: Promise<Launched> | undefined;
+  let launchSeq = 0;
+  let launches = 0;
+  let pagesServed = 0;
+  let openPages = 0;
+  let closed = false;
+  let closeAll: Promise<void> | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const backgroundCloses = new Set<Promise<void>>();
+
+  const closedError = (): PageError => new PageError('SERVICE_UNAVAILABLE', 'The browser pool is closed');
+
+  function retire(launched: Launched): void {
+    launched.retired = true;
+    if (current === launched) current = undefined;
+  }
+
+  function closeBrowser(launched: Launched): Promise<void> {
+    launched.closing ??= (async () => {
+      retire(launched);
+      try {
+        await bounded(launched.browser.close(), { timeoutMs: opts.operationTimeoutMs, what: 'closing the browser' });
+      } catch (err) {
+        log?.warn({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: browser did not close, killing it');
+        killChromium(launched.marker);
+      }
+      live.delete(launched);
+    })();
+    return launched.closing;
+  }
+
+  function closeInBackground(launched: Launched): void {
+    const task = closeBrowser(launched);
+    backgroundCloses.add(task);
+    void task.finally(() => backgroundCloses.delete(task));
+  }
+
+  function onDisconnected(launched: Launched): void {
+    launched.lost.abort(new PageError('SERVICE_UNAVAILABLE', 'The browser disconnected'));
+    if (launched.closing) return;
+    log?.warn({ marker: launched.marker }, 'browser-pool: browser disconnected; the next page launches a new one');
+    retire(launched);
+    live.delete(launched);
+    // A crashed browser can leave helpers behind; they must not accumulate across relaunches.
+    killChromium(launched.marker);
+  }
+
+  async function launch(): Promise<Launched> {
+    const marker = `${id}/${++launchSeq}`;
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath: opts.executablePath,
+        headless: true,
+        args,
+        env: { ...process.env, [BROWSER_MARKER_ENV]: marker },
+        timeout: opts.operationTimeoutMs,
+        // The worker shuts down gracefully on signals and then calls close(); Playwright must not
+        // kill the browser under pages that are still finishing.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (err) {
+      killChromium(marker);
+      throw new PageError('SERVICE_UNAVAILABLE', `Chromium failed to launch: ${messageOf(err)}`, { cause: err });
+    }
+    const launched: Launched = {
+      browser,
+      marker,
+      desktopUserAgent: desktopUserAgent(browser.version()),
+      pagesStarted: 0,
+      openContexts: 0,
+      retired: false,
+      lost: new AbortController(),
+    };
+    browser.on('disconnected', () => onDisconnected(launched));
+    live.add(launched);
+    launches++;
+    log?.info({ marker, version: browser.version() }, 'browser-pool: launched');
+    return launched;
+  }
+
+  function browserForNextPage(): Promise<Launched> {
+    if (current && !current.retired && current.browser.isConnected()) return Promise.resolve(current);
+    launching ??= launch()
+      .then((launched) => {
+        current = launched;
+        // The caller that started the launch may have given up meanwhile.
+        scheduleIdleClose();
+        return launched;
+      })
+      .finally(() => {
+        launching = undefined;
+      });
+    return launching;
+  }
+
+  function scheduleIdleClose(): void {
+    clearTimeout(idleTimer);
+    if (closed || slots.inUse > 0 || !current) return;
+    const idle = current;
+    idleTimer = setTimeout(() => {
+      if (slots.inUse === 0 && current === idle) {
+        log?.info({ marker: idle.marker }, 'browser-pool: closing idle browser');
+        closeInBackground(idle);
+      }
+    }, opts.idleCloseSecs * 1000);
+    idleTimer.unref();
+  }
+
+  async function closeContext(context: BrowserContext, launched: Launched): Promise<void> {
+    if (!launched.browser.isConnected()) return;
+    try {
+      await bounded(context.close(), {
+        signal: launched.lost.signal,
+        timeoutMs: opts.operationTimeoutMs,
+        what: 'closing a context',
+      });
+    } catch (err) {
+      if (!launched.browser.isConnected()) return;
+      // A context that cannot be closed means a wedged browser; replace it rather than reuse it.
+      log?.warn({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: context did not close, retiring browser');
+      closeInBackground(launched);
+    }
+  }
+
+  async function withPage<T>(pageOptions: PageOptions, fn: (page: Page) => Promise<T>): Promise<T> {
+    if (closed) throw closedError();
+    const { signal } = pageOptions;
+    const release = await slots.acquire(signal);
+    clearTimeout(idleTimer);
+    let launched: Launched | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      if (closed) throw closedError();
+      // A browser retired and closed between its launch and this line cannot take the page.
+      do launched = await bounded(browserForNextPage(), { signal });
+      while (launched.closing);
+      launched.openContexts++;
+      const pageSignal = signal ? AbortSignal.any([signal, launched.lost.signal]) : launched.lost.signal;
+      if (++launched.pagesStarted >= opts.retireAfterPages) {
+        log?.info({ marker: launched.marker, pages: launched.pagesStarted }, 'browser-pool: retiring browser');
+        retire(launched);
+      }
+      context = await bounded(launched.browser.newContext(contextOptionsFor(pageOptions, launched)), {
+        signal: pageSignal,
+        timeoutMs: opts.operationTimeoutMs,
+        what: 'creating a context',
+        discard: (late) => void late.close().catch(noop),
+      });
+      openPages++;
+      if (pageOptions.requestFilter) {
+        await bounded(installRequestFilter(context, pageOptions.requestFilter), {
+          signal: pageSignal,
+          timeoutMs: opts.operationTimeoutMs,
+          what: 'installing the request filter',
+        });
+      }
+      // Closing the context disposes of a page that arrives late.
+      const page = await bounded(context.newPage(), {
+        signal: pageSignal,
+        timeoutMs: opts.operationTimeoutMs,
+        what: 'opening a page',
+      });
+      pagesServed++;
+      return await bounded(fn(page), { signal: pageSignal });
+    } finally {
+      if (context && launched) {
+        await closeContext(context, launched);
+        openPages--;
+      }
+      if (launched) {
+        launched.openContexts--;
+        if (launched.retired && launched.openContexts === 0) closeInBackground(launched);
+      }
+      release();
+      scheduleIdleClose();
+    }
+  }
+
+  async function close(): Promise<void> {
+    closeAll ??= (async () => {
+      closed = true;
+      clearTimeout(idleTimer);
+      slots.rejectWaiting(closedError());
+      await launching?.catch(noop);
+      await Promise.all([...live].map(closeBrowser));
+      await Promise.all(backgroundCloses);
+    })();
+    return closeAll;
+  }
+
+  return {
+    id,
+    withPage,
+    stats: () => ({ launches, pagesServed, openPages }),
+    close,
+  };
+}
