@@ -45,6 +45,8 @@ export interface JobStatusView {
   creditsUsed: number;
   expiresAt: string;
   warning?: string;
+  /** Why a failed job failed; the SDK ignores it, people reading the JSON need it. */
+  error?: string;
 }
 
 const ROBOTS_WARNING =
@@ -63,6 +65,7 @@ export async function jobStatusView(db: Db, job: Job): Promise<JobStatusView> {
     creditsUsed: progress.creditsUsed,
     expiresAt: job.expires_at.toISOString(),
     ...(warning && { warning }),
+    ...(job.status === 'failed' && job.error && { error: job.error }),
   };
 }
 
