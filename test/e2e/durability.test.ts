@@ -1,0 +1,176 @@
+/**
+ * The point of Temporal: crawls survive crashes and restarts and lose or duplicate no page.
+ * This file runs its own stack so it can SIGKILL workers and restart the API and the Temporal
+ * dev server (same SQLite file) in the middle of crawls.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.js';
+import { createDb, type Db } from '../../db/connect.js';
+import { insertApiKey } from '../../db/repositories/api-keys.js';
+import { findOrCreateTeam } from '../../db/repositories/teams.js';
+import { findFreePort } from '../../scripts/ports.js';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { getProgressQuery } from '../../workflows/messages.js';
+import { apiClient } from '../helpers/api-client.js';
+import { startBigSite, type BigSite } from '../helpers/big-site.js';
+import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
+import { E2E_ENV } from './global-setup.js';
+
+let stack: Stack;
+let db: Db;
+let api: ReturnType<typeof apiClient>;
+let databaseUrl: string;
+let dataDir: string;
+const log: string[] = [];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'trawl-durability-'));
+  databaseUrl = testDatabaseUrl('trawl_durability');
+  stack = await startStack({
+    databaseUrl,
+    temporal: { port: await findFreePort(), dataDir },
+    apiPort: await findFreePort(),
+    env: { ...E2E_ENV, CRAWL_PAGES_PER_RUN: '100' },
+    log: (line) => log.push(line),
+  });
+  db = createDb(databaseUrl, { maxConnections: 2 });
+  const team = await findOrCreateTeam(db, 'durable');
+  const key = generateApiKey();
+  await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(key), keyPrefix: keyPrefix(key), scopes: null });
+  api = apiClient(stack.apiUrl, key);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await db?.destroy();
+  await dropDatabase(databaseUrl);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startCrawl(site: BigSite, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await api('/v2/crawl', {
+    body: { url: site.url, limit: site.pages, sitemap: 'skip', crawlEntireDomain: true, ...extra },
+  });
+  expect(res.status).toBe(200);
+  return res.body.id;
+}
+
+async function completedPages(jobId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('job_id', '=', jobId)
+    .where('status', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  return count;
+}
+
+async function waitForPages(jobId: string, atLeast: number, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while ((await completedPages(jobId)) < atLeast) {
+    if (Date.now() > until) throw new Error(`fewer than ${atLeast} pages after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Polls status through the API (tolerating the API being down) until the crawl is terminal. */
+async function waitForEnd(jobId: string, timeoutMs = 300_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(`/v2/crawl/${jobId}?limit=1`).catch(() => undefined);
+    if (res?.status === 200 && res.body.status !== 'scraping') return res.body;
+    if (Date.now() > until) throw new Error(`crawl ${jobId} still running after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Every page of the site is stored exactly once, and the counts agree. */
+async function expectEveryPageOnce(jobId: string, site: BigSite) {
+  const status = await waitForEnd(jobId);
+  expect(status.status).toBe('completed');
+  expect(status.completed).toBe(site.pages);
+  expect(status.total).toBe(site.pages);
+  const rows = await db.selectFrom('documents').select(['url', 'status']).where('job_id', '=', jobId).execute();
+  expect(rows).toHaveLength(site.pages);
+  expect(new Set(rows.map((r) => r.url)).size).toBe(site.pages);
+  expect(rows.every((r) => r.status === 'completed')).toBe(true);
+  const open = await db
+    .selectFrom('crawl_pages')
+    .select('url')
+    .where('job_id', '=', jobId)
+    .where('status', '!=', 'completed')
+    .execute();
+  expect(open).toEqual([]);
+}
+
+describe('scale', () => {
+  it('crawls a 5,000-page site with exact counts, no duplicates, and short histories', async () => {
+    const site = await startBigSite(5000);
+    try {
+      const started = Date.now();
+      const jobId = await startCrawl(site, { maxConcurrency: 20 });
+      await expectEveryPageOnce(jobId, site);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`5,000-page crawl: ${seconds.toFixed(1)} s, ${(5000 / seconds).toFixed(1)} pages/s`);
+
+      // Continue-as-new kept each run's history small: 5,000 pages took many runs.
+      const connection = await Connection.connect({ address: stack.temporalAddress });
+      const client = new Client({ connection });
+      const handle = client.workflow.getHandle(`crawl-${jobId}`);
+      const progress = await handle.query(getProgressQuery);
+      expect(progress.runs).toBeGreaterThanOrEqual(5000 / 100);
+      const history = await handle.fetchHistory();
+      expect(history.events?.length ?? 0).toBeLessThan(2000);
+      await connection.close();
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('crashes and restarts', () => {
+  it('finishes a crawl whose only worker is SIGKILLed mid-crawl once a new worker starts', async () => {
+    const site = await startBigSite(400, { delayMs: 40 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 60);
+      const [worker] = stack.workers;
+      await worker!.kill('SIGKILL');
+      const stalledAt = await completedPages(jobId);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await completedPages(jobId)).toBeLessThanOrEqual(stalledAt + 8);
+      await stack.startWorker();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('finishes a crawl when the API restarts mid-crawl', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 40);
+      await stack.restartApi();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('finishes a crawl when the Temporal dev server restarts mid-crawl (same SQLite file)', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 40);
+      await stack.restartTemporal();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+});
