@@ -5,7 +5,7 @@
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
 import { decodeBody } from './decode.js';
-import { fencedCodeBlock } from './markdown.js';
+import { fencedCodeBlock } from './markdown-code.js';
 import { transformHtml } from './transform.js';
 
 export type ContentInput = Pick<FetchedPage, 'url' | 'contentType' | 'body' | 'html' | 'headers'>;

@@ -10,20 +10,34 @@ const VOID = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]);
 
-export function toHtml(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>, resolve: UrlResolver): string {
+/**
+ * `maxDepth`: elements nested deeper are written as their text only. Broken pages can nest
+ * thousands of unclosed tags, and a consumer that recurses per element (turndown) would overflow
+ * the stack on them.
+ */
+export function toHtml(
+  roots: readonly AnyNode[],
+  skip: ReadonlySet<AnyNode>,
+  resolve: UrlResolver,
+  maxDepth = Number.POSITIVE_INFINITY,
+): string {
   let out = '';
+  let depth = 0;
   // Closing tags sit on the stack as strings, so deep nesting needs no recursion.
   const stack: Array<AnyNode | string> = [...roots].reverse();
   while (stack.length > 0) {
     const item = stack.pop() as AnyNode | string;
     if (typeof item === 'string') {
       out += item;
+      depth--;
     } else if (isText(item)) {
       out += escapeText(item.data);
     } else if (isTag(item) && !skip.has(item)) {
-      out += openTag(item, resolve);
+      const flattened = depth >= maxDepth;
+      if (!flattened) out += openTag(item, resolve);
       if (VOID.has(item.name)) continue;
-      stack.push(`</${item.name}>`);
+      depth++;
+      stack.push(flattened ? '' : `</${item.name}>`);
       for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i] as AnyNode);
     }
   }

@@ -1,15 +1,21 @@
 /**
- * HTML to Markdown (CommonMark + GFM tables and strikethrough) straight from the parsed tree, one
- * visit per node. Turndown is not used: it clones the tree and calls `textContent` on every node,
- * which costs more than the rest of the pipeline together, and its GFM plugin keeps header-less
- * tables as raw HTML and needs `table.rows`, which lightweight DOMs lack.
+ * The `markdown` format: the selected content serialised to HTML (absolute URLs, left-out nodes
+ * removed), then converted by turndown. Only the selection reaches turndown, so navigation and
+ * other chrome cost nothing there.
  *
- * Output choices: ATX headings, "-" bullets, inline links with absolute URLs, fenced code keeping
- * the code byte for byte with the language from `language-x`/`lang-x`, no empty links or images,
- * and escapes only where a character would otherwise change the meaning.
+ * Output: ATX headings, "-" bullets, `*` emphasis, fenced code, inline links, GFM tables, task
+ * lists and strikethrough. The rules added to turndown are the ones its output needed: code blocks
+ * and tables (their own files), no empty or `javascript:` links, block content flattened inside
+ * links (card links), `~~` strikethrough, base64 images replaced on request, and form controls
+ * and media left out.
  */
-import { isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
-import { imageSource, type UrlResolver } from './urls.js';
+import TurndownService from 'turndown';
+import { highlightedCodeBlock, taskListItems } from 'turndown-plugin-gfm';
+import { collapseWhitespace, type AnyNode } from './dom.js';
+import { toHtml } from './html-output.js';
+import { codeBlocks } from './markdown-code.js';
+import { isInDataTableCell, tables } from './markdown-tables.js';
+import type { UrlResolver } from './urls.js';
 
 export interface MarkdownOptions {
   resolve: UrlResolver;
@@ -17,371 +23,73 @@ export interface MarkdownOptions {
   removeBase64Images: boolean;
 }
 
-export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
-
-export function toMarkdown(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>, options: MarkdownOptions): string {
-  const converter = new Converter(skip, options);
-  const out = new Blocks();
-  for (const root of roots) converter.visit(root, out);
-  return out.join('\n\n');
-}
-
-/** A fenced code block whose fence is longer than any backtick run at the start of a code line. */
-export function fencedCodeBlock(code: string, language = ''): string {
-  let longest = 2;
-  for (const match of code.matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, (match[1] as string).length);
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${code}\n${fence}`;
-}
-
-const IGNORED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'base', 'svg', 'math', 'canvas',
-  'iframe', 'object', 'embed', 'video', 'audio', 'source', 'track', 'map', 'area', 'select', 'option',
-  'datalist', 'input', 'textarea', 'button',
-]);
-const CONTAINERS = new Set([
-  'html', 'body', 'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'figure',
-  'figcaption', 'address', 'details', 'summary', 'dialog', 'form', 'fieldset', 'legend', 'center', 'hgroup',
-  'search', 'dl', 'dt', 'dd', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'frameset', 'frame',
-]);
-/** HTML's collapsible whitespace, plus no-break spaces, which read as plain spaces in Markdown. */
-const HTML_SPACES = /[ \t\n\r\f\u00a0]+/g;
-const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
-const LANGUAGE = /(?:^|\s)(?:language|lang)-([\w#+.-]+)/i;
-const GUTTER =
-  /(?:^|\s)(?:gutter|line-?numbers?|linenos?|lineno|hljs-ln-numbers|rouge-gutter|react-syntax-highlighter-line-number)(?:\s|$)/i;
-const PRE_LINE_BLOCKS = new Set(['div', 'p', 'li', 'tr', 'section']);
-const SKIP_LINK_TEXT = /^skip to (?:the )?(?:main )?content$/i;
-
-interface Block {
-  text: string;
-  isList: boolean;
-}
-
-/** Finished blocks plus the inline content of the paragraph being built. */
-class Blocks {
-  readonly items: Block[] = [];
-  inline = '';
-
-  /** `inlineOnly`: the content ends up inside a link, emphasis or table cell, where block syntax cannot live. */
-  constructor(readonly inlineOnly = false) {}
-
-  flush(): void {
-    const paragraph = finishParagraph(this.inline);
-    this.inline = '';
-    if (paragraph) this.items.push({ text: paragraph, isList: false });
-  }
-
-  add(text: string, isList = false): void {
-    this.flush();
-    if (text) this.items.push({ text, isList });
-  }
-
-  /** Inside list items a nested list follows its text on the next line, keeping the list tight. */
-  join(separator: string, tightLists = false): string {
-    this.flush();
-    let out = '';
-    for (const [i, block] of this.items.entries()) {
-      if (i > 0) out += tightLists && block.isList ? '\n' : separator;
-      out += block.text;
-    }
-    return out;
-  }
-
-  /** The content as one line of inline Markdown, for link text, emphasis and table cells. */
-  inlineText(): string {
-    const text = this.items.length === 0 ? this.inline : (this.flush(), this.items.map((b) => b.text).join(' '));
-    return text.replace(/\s*\n\s*/g, ' ').replace(/ {2,}/g, ' ');
-  }
-}
+const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 
 /**
- * Broken pages can nest thousands of unclosed tags, and conversion recurses per element: below
- * this depth the content is kept as plain text so the stack cannot overflow.
+ * Elements with nothing to read; their text (option labels, fallback content) would only be noise.
+ * SVG and MathML elements keep lower-case names in an HTML DOM.
  */
-const MAX_DEPTH = 500;
+const LEFT_OUT = new Set([
+  'svg', 'math', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO', 'SOURCE', 'TRACK', 'MAP', 'AREA',
+  'SELECT', 'OPTION', 'DATALIST', 'INPUT', 'TEXTAREA', 'BUTTON',
+]);
+const STRIKETHROUGH = new Set(['DEL', 'S', 'STRIKE']);
+const SKIP_LINK_TEXT = /^skip to (?:the )?(?:main )?content$/i;
+/** Turndown recurses per element; below this depth the content reaches it as plain text. */
+const MAX_DEPTH = 200;
 
-class Converter {
-  private depth = 0;
+/** Built once per process, one per `removeBase64Images` value: a service holds only its rules. */
+const keepingBase64Images = createService(false);
+const removingBase64Images = createService(true);
 
-  constructor(
-    private readonly skip: ReadonlySet<AnyNode>,
-    private readonly options: MarkdownOptions,
-  ) {}
-
-  visit(node: AnyNode, out: Blocks): void {
-    if (isText(node)) {
-      out.inline += escapeText(node.data.replace(HTML_SPACES, ' '));
-      return;
-    }
-    if (!isTag(node) || this.skip.has(node) || IGNORED.has(node.name)) return;
-    if (this.depth >= MAX_DEPTH) {
-      out.inline += escapeText(textContent(node).replace(HTML_SPACES, ' '));
-      return;
-    }
-    this.depth++;
-    this.visitElement(node, out);
-    this.depth--;
-  }
-
-  private visitElement(node: Element, out: Blocks): void {
-    const name = node.name;
-    const level = HEADING_LEVEL[name];
-    if (level !== undefined) {
-      const text = this.inlineOf(node).trim();
-      if (text) out.add(out.inlineOnly ? text : `${'#'.repeat(level)} ${text}`);
-      return;
-    }
-    switch (name) {
-      case 'br':
-        out.inline += '\n';
-        return;
-      case 'hr':
-        out.add('---');
-        return;
-      case 'pre':
-        out.add(this.codeBlock(node));
-        return;
-      case 'blockquote':
-        out.add(this.blockquote(node));
-        return;
-      case 'ul':
-      case 'ol':
-        out.add(this.list(node), true);
-        return;
-      case 'li':
-        out.add(this.listItems([node], false, 1), true);
-        return;
-      case 'table':
-        if (isLayoutTable(node)) break;
-        out.add(this.table(node));
-        return;
-      case 'img':
-        out.inline += this.image(node);
-        return;
-      case 'a':
-        out.inline += this.link(node);
-        return;
-      case 'strong':
-      case 'b':
-        out.inline += this.wrap(node, '**');
-        return;
-      case 'em':
-      case 'i':
-        out.inline += this.wrap(node, '*');
-        return;
-      case 'del':
-      case 's':
-      case 'strike':
-        out.inline += this.wrap(node, '~~');
-        return;
-      case 'code':
-      case 'kbd':
-      case 'samp':
-      case 'tt':
-        out.inline += inlineCode(textContent(node));
-        return;
-    }
-    if (CONTAINERS.has(name) || name === 'table') {
-      out.flush();
-      this.visitChildren(node, out);
-      out.flush();
-      return;
-    }
-    this.visitChildren(node, out);
-  }
-
-  private visitChildren(el: Element, out: Blocks): void {
-    for (const child of el.children) this.visit(child, out);
-  }
-
-  /** Children as inline Markdown, whitespace collapsed but the outer spaces kept for the caller. */
-  private inlineOf(el: Element): string {
-    const out = new Blocks(true);
-    this.visitChildren(el, out);
-    return out.inlineText();
-  }
-
-  private wrap(el: Element, delimiter: string): string {
-    const content = this.inlineOf(el);
-    const core = content.trim();
-    if (!core) return content ? ' ' : '';
-    if (core.startsWith(delimiter) && core.endsWith(delimiter)) return content;
-    const lead = content.startsWith(' ') ? ' ' : '';
-    const trail = content.endsWith(' ') ? ' ' : '';
-    return `${lead}${delimiter}${core}${delimiter}${trail}`;
-  }
-
-  private link(a: Element): string {
-    const content = this.inlineOf(a);
-    const text = content.trim();
-    if (!text) return content ? ' ' : '';
-    const rawHref = a.attribs.href?.trim() ?? '';
-    const href = this.options.resolve(rawHref);
-    if (rawHref.startsWith('#') && SKIP_LINK_TEXT.test(text)) return '';
-    const lead = content.startsWith(' ') ? ' ' : '';
-    const trail = content.endsWith(' ') ? ' ' : '';
-    if (!href || /^javascript:/i.test(href)) return `${lead}${text}${trail}`;
-    return `${lead}[${text}](${linkDestination(href)})${trail}`;
-  }
-
-  private image(img: Element): string {
-    const src = imageSource(img);
-    if (!src) return '';
-    let url: string | undefined;
-    if (src.startsWith('data:')) url = this.options.removeBase64Images ? BASE64_IMAGE_PLACEHOLDER : src;
-    else url = this.options.resolve(src);
-    if (!url) return '';
-    const alt = escapeText((img.attribs.alt ?? '').replace(/\s+/g, ' ').trim());
-    return `![${alt}](${url === BASE64_IMAGE_PLACEHOLDER ? url : linkDestination(url)})`;
-  }
-
-  private blockquote(el: Element): string {
-    const out = new Blocks();
-    this.visitChildren(el, out);
-    const text = out.join('\n\n');
-    return text ? text.replace(/^/gm, '> ').replace(/^> $/gm, '>') : '';
-  }
-
-  private list(el: Element): string {
-    const items = el.children.filter((c) => (isTag(c) && !this.skip.has(c)) || (isText(c) && /\S/.test(c.data)));
-    const start = Number.parseInt(el.attribs.start ?? '', 10);
-    return this.listItems(items, el.name === 'ol', Number.isFinite(start) ? start : 1);
-  }
-
-  private listItems(items: AnyNode[], ordered: boolean, start: number): string {
-    const lines: string[] = [];
-    let n = start;
-    for (const item of items) {
-      const out = new Blocks();
-      if (isTag(item) && item.name === 'li') this.visitChildren(item, out);
-      else this.visit(item, out);
-      const content = out.join('\n\n', true);
-      if (!content.trim()) continue;
-      const marker = ordered ? `${n++}.` : '-';
-      const indent = ' '.repeat(marker.length + 1);
-      lines.push(`${marker} ${content.replace(/\n(?=.)/g, `\n${indent}`)}`);
-    }
-    return lines.join('\n');
-  }
-
-  private codeBlock(pre: Element): string {
-    const code = preformattedText(pre)
-      .replace(/\r\n?/g, '\n')
-      // Browsers drop the newline right after <pre>; htmlparser2 keeps it.
-      .replace(/^\n/, '')
-      .replace(/\n+$/, '');
-    if (!code.trim()) return '';
-    return fencedCodeBlock(code, codeLanguage(pre));
-  }
-
-  private table(table: Element): string {
-    const grid: string[][] = [];
-    const carried: number[] = [];
-    let caption = '';
-    for (const section of table.children) {
-      if (!isTag(section) || this.skip.has(section)) continue;
-      if (section.name === 'caption') caption = this.inlineOf(section).trim();
-      const rows = section.name === 'tr' ? [section] : section.children;
-      for (const row of rows) {
-        if (isTag(row) && row.name === 'tr' && !this.skip.has(row)) grid.push(this.tableRow(row, carried));
-      }
-    }
-    const width = Math.max(0, ...grid.map((r) => r.length));
-    if (width === 0 || grid.every((r) => r.every((cell) => cell === ''))) return caption;
-    const line = (cells: string[]): string =>
-      `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
-    const [header = [], ...body] = grid;
-    const rendered = [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
-    return caption ? `${caption}\n\n${rendered}` : rendered;
-  }
-
-  /**
-   * One row, with colspans padded by empty cells and rowspans leaving empty cells in the rows
-   * below (`carried[column]` counts the rows still covered).
-   */
-  private tableRow(row: Element, carried: number[]): string[] {
-    const cells: string[] = [];
-    const skipCarried = (): void => {
-      while ((carried[cells.length] ?? 0) > 0) {
-        carried[cells.length] = (carried[cells.length] ?? 0) - 1;
-        cells.push('');
-      }
-    };
-    for (const cell of row.children) {
-      if (!isTag(cell) || (cell.name !== 'td' && cell.name !== 'th') || this.skip.has(cell)) continue;
-      skipCarried();
-      const text = this.inlineOf(cell).trim().replace(/\|/g, '\\|');
-      const colspan = clamp(cell.attribs.colspan, 100);
-      const rowspan = clamp(cell.attribs.rowspan, 1000);
-      for (let i = 0; i < colspan; i++) {
-        carried[cells.length] = rowspan - 1;
-        cells.push(i === 0 ? text : '');
-      }
-    }
-    skipCarried();
-    return cells;
-  }
+export function toMarkdown(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>, options: MarkdownOptions): string {
+  const html = toHtml(roots, skip, options.resolve, MAX_DEPTH);
+  const service = options.removeBase64Images ? removingBase64Images : keepingBase64Images;
+  return collapseBlankLines(service.turndown(html));
 }
 
-/** Layout tables (code listings with a line-number column, nested tables, single cells) read as blocks, not a grid. */
-function isLayoutTable(table: Element): boolean {
-  const { role } = table.attribs;
-  if (role === 'presentation' || role === 'none') return true;
-  let cells = 0;
-  const stack: AnyNode[] = [...table.children];
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (!isTag(node)) continue;
-    if (node.name === 'table' || node.name === 'pre') return true;
-    if (node.name === 'td' || node.name === 'th') cells++;
-    stack.push(...node.children);
+function createService(removeBase64Images: boolean): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    emDelimiter: '*',
+  });
+  // Of the GFM plugin, tables and strikethrough are replaced below and in markdown-tables.ts.
+  service.use([highlightedCodeBlock, taskListItems, tables, codeBlocks]);
+  service.remove((node) => LEFT_OUT.has(node.nodeName));
+  service.addRule('strikethrough', {
+    // GFM's single `~` is not strikethrough in most other Markdown renderers.
+    filter: (node) => STRIKETHROUGH.has(node.nodeName),
+    replacement: (content) => (content.trim() ? `~~${content}~~` : content),
+  });
+  service.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = collapseWhitespace(content);
+      if (!text) return '';
+      // Inside a link (card links) or a table cell only inline Markdown can live.
+      if (node.closest('a') || isInDataTableCell(node)) return `\n\n${text}\n\n`;
+      return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n`;
+    },
+  });
+  service.addRule('link', {
+    filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
+    replacement: (content, node) => {
+      const text = collapseWhitespace(content);
+      const href = (node.getAttribute('href') as string).trim();
+      if (!text || (href.includes('#') && SKIP_LINK_TEXT.test(text))) return '';
+      return /^javascript:/i.test(href) ? text : `[${text}](${linkDestination(href)})`;
+    },
+  });
+  if (removeBase64Images) {
+    service.addRule('base64Image', {
+      filter: (node) => node.nodeName === 'IMG' && /^data:/i.test(node.getAttribute('src') ?? ''),
+      replacement: (_content, node) =>
+        `![${service.escape(collapseWhitespace(node.getAttribute('alt') ?? ''))}](${BASE64_IMAGE_PLACEHOLDER})`,
+    });
   }
-  return cells <= 1;
-}
-
-function clamp(value: string | undefined, max: number): number {
-  const n = Number.parseInt(value ?? '', 10);
-  return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
-}
-
-function codeLanguage(pre: Element): string {
-  const fromPre = LANGUAGE.exec(pre.attribs.class ?? '');
-  if (fromPre) return fromPre[1] as string;
-  const code = pre.children.find((c): c is Element => isTag(c) && c.name === 'code');
-  const fromCode = code ? LANGUAGE.exec(code.attribs.class ?? '') : null;
-  return fromCode?.[1] ?? pre.attribs['data-lang'] ?? pre.attribs['data-language'] ?? '';
-}
-
-/** Raw text of a `<pre>`: line-number gutters and copy buttons left out, line-per-div markup given its newlines. */
-function preformattedText(pre: Element): string {
-  let out = '';
-  const stack: AnyNode[] = [...pre.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (isText(node)) {
-      out += node.data;
-      continue;
-    }
-    if (!isTag(node) || node.name === 'button' || GUTTER.test(node.attribs.class ?? '')) continue;
-    if (node.name === 'br') {
-      out += '\n';
-      continue;
-    }
-    if (PRE_LINE_BLOCKS.has(node.name) && out !== '' && !out.endsWith('\n')) out += '\n';
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
-  }
-  return out;
-}
-
-function inlineCode(raw: string): string {
-  const text = raw.replace(/\s*[\r\n]\s*/g, ' ');
-  if (!text.trim()) return '';
-  let longest = 0;
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return service;
 }
 
 /** Balanced parentheses are valid in a destination (Wikipedia URLs have them); unbalanced ones are encoded. */
@@ -396,55 +104,23 @@ function linkDestination(url: string): string {
 }
 
 /**
- * Escapes for text that is not at a line start (line starts are handled per paragraph). `_` inside
- * a word and `*` between spaces cannot start emphasis, so they stay bare.
+ * Line breaks in a row (`<br><br>`) and empty blocks leave lines of spaces: at most one blank line
+ * is kept between blocks. Lines inside code fences are kept as they are.
  */
-function escapeText(text: string): string {
-  return text.replace(/[\\`*_[\]<&~]/g, (c, offset: number, whole: string) => {
-    const before = whole[offset - 1];
-    const after = whole[offset + 1];
-    switch (c) {
-      case '\\':
-        return after !== undefined && /[!-/:-@[-`{-~]/.test(after) ? '\\\\' : c;
-      case '_':
-        return isWordChar(before) && isWordChar(after) ? c : '\\_';
-      case '*':
-        return before === ' ' && after === ' ' ? c : '\\*';
-      case '[':
-        return '\\[';
-      case ']':
-        return '\\]';
-      case '<':
-        return after !== undefined && /[A-Za-z/!?]/.test(after) ? '\\<' : c;
-      case '&':
-        return /^&#?[A-Za-z0-9]+;/.test(whole.slice(offset, offset + 34)) ? '\\&' : c;
-      case '~':
-        return before === '~' || after === '~' ? '\\~' : c;
-      default:
-        return `\\${c}`;
-    }
-  });
-}
-
-function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[\p{L}\p{N}]/u.test(c);
-}
-
-/** Trim the lines of a paragraph, keep at most one blank line, and escape block syntax at line starts. */
-function finishParagraph(inline: string): string {
-  if (!/\S/.test(inline)) return '';
+function collapseBlankLines(markdown: string): string {
   const lines: string[] = [];
-  for (const raw of inline.split('\n')) {
-    const line = raw.replace(/ {2,}/g, ' ').trim();
-    if (line === '' && (lines.length === 0 || lines[lines.length - 1] === '')) continue;
-    lines.push(line === '' ? '' : escapeLineStart(line));
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    if (fence !== undefined) {
+      lines.push(line);
+      const closing = /^\s*(`{3,})\s*$/.exec(line)?.[1];
+      if (closing && closing.length >= fence.length) fence = undefined;
+      continue;
+    }
+    fence = /^\s*(`{3,})/.exec(line)?.[1];
+    if (/\S/.test(line)) lines.push(line);
+    else if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
   }
   while (lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n');
-}
-
-function escapeLineStart(line: string): string {
-  if (/^(?:[-+*]|#{1,6})(?:\s|$)|^>/.test(line)) return `\\${line}`;
-  if (/^(?:[-=_*] *){3,}$/.test(line) || /^=+$/.test(line) || /^(?:```|~~~)/.test(line)) return `\\${line}`;
-  return line.replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 }
