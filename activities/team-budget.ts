@@ -1,0 +1,56 @@
+/**
+ * What a page activity checks and records about the team's credits: it refuses to start a page
+ * when none are left, and builds the charge that is stored in the same transaction as the page's
+ * document (db/repositories/ledger.ts). The charge itself re-checks the plan under a row lock, so
+ * concurrent pages can never take a team past its credits.
+ */
+import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../db/repositories/ledger.js';
+import { findTeamPlan } from '../db/repositories/plans.js';
+import { readPeriodUsage } from '../db/repositories/usage.js';
+import type { Db } from '../db/connect.js';
+import { creditsLeft } from '../lib/credits.js';
+import { NonRetryablePageError } from '../lib/errors.js';
+import { resolvePlan, type TeamPlan } from '../lib/plans.js';
+
+export interface TeamBudget {
+  plan: TeamPlan;
+  remainingCredits: number;
+}
+
+/** The team's plan and credits left; throws INSUFFICIENT_CREDITS when there are none. */
+export async function requireCredits(db: Db, teamId: string): Promise<TeamBudget> {
+  const [row, usage] = await Promise.all([findTeamPlan(db, teamId), readPeriodUsage(db, teamId)]);
+  const plan = resolvePlan(row);
+  const remainingCredits = creditsLeft(plan.monthlyCredits, usage.used);
+  if (remainingCredits < 1) throw insufficientCredits();
+  return { plan, remainingCredits };
+}
+
+export function pageCharge(fields: {
+  teamId: string;
+  jobId: string;
+  documentId: string;
+  urlKey: string;
+  credits: number;
+  plan: TeamPlan;
+}): LedgerCharge {
+  return {
+    teamId: fields.teamId,
+    jobId: fields.jobId,
+    documentId: fields.documentId,
+    chargeKey: pageChargeKey(fields.jobId, fields.urlKey),
+    reason: 'page',
+    credits: fields.credits,
+    periodCredits: fields.plan.monthlyCredits,
+  };
+}
+
+/** A refused charge becomes the wire error; anything else passes through unchanged. */
+export function withCreditCode(err: unknown): unknown {
+  return err instanceof CreditLimitReached ? insufficientCredits() : err;
+}
+
+function insufficientCredits(): NonRetryablePageError {
+  // Not retried: another attempt would find the same empty balance.
+  return new NonRetryablePageError('INSUFFICIENT_CREDITS', 'Payment Required: Insufficient credits');
+}

@@ -1,0 +1,74 @@
+/**
+ * The team's concurrency limit, held around the fetch of one page. A page activity leases one
+ * of the team's numbered slots in Postgres (db/repositories/concurrency-slots.ts), so the limit
+ * holds across every job of the team and every worker. While the page runs, the lease is
+ * renewed; when the activity ends it is released; when its worker dies it expires.
+ *
+ * Waiting is short and bounded on purpose: a waiting activity occupies a worker's activity slot,
+ * so long waits would let one team's queue starve another's. Crawl pages that find no slot go
+ * back to their workflow, which waits on a durable timer (workflows/page-job.ts); synchronous
+ * scrapes give up with CONCURRENCY_LIMITED (429).
+ */
+import { randomUUID } from 'node:crypto';
+import { Context, log } from '@temporalio/activity';
+import { acquireSlot, releaseSlot, renewSlot } from '../db/repositories/concurrency-slots.js';
+import type { Db } from '../db/connect.js';
+
+/** A lease outlives a dead worker by at most this long. */
+const LEASE_TTL_MS = 30_000;
+const RENEW_INTERVAL_MS = 10_000;
+const POLL_FIRST_MS = 100;
+const POLL_MAX_MS = 500;
+
+export const NO_SLOT = Symbol('no-slot');
+
+export interface TeamSlotRequest {
+  teamId: string;
+  /** The plan's concurrency. */
+  limit: number;
+  /** How long to wait for a slot before giving up with NO_SLOT. */
+  waitMs: number;
+}
+
+/**
+ * Runs `work` holding one of the team's slots, or returns NO_SLOT when none came free within
+ * `waitMs`. Heartbeats while it waits, so a cancellation reaches it (as CancelledFailure).
+ */
+export async function withTeamSlot<T>(
+  db: Db,
+  request: TeamSlotRequest,
+  work: () => Promise<T>,
+): Promise<T | typeof NO_SLOT> {
+  const ctx = Context.current();
+  const leaseId = randomUUID();
+  const giveUpAt = Date.now() + request.waitMs;
+  let pollMs = POLL_FIRST_MS;
+  let lease = await acquireSlot(db, request.teamId, request.limit, leaseId, LEASE_TTL_MS);
+  while (!lease) {
+    if (Date.now() >= giveUpAt) return NO_SLOT;
+    ctx.heartbeat();
+    await ctx.sleep(Math.min(pollMs, Math.max(0, giveUpAt - Date.now())));
+    pollMs = Math.min(pollMs * 2, POLL_MAX_MS);
+    lease = await acquireSlot(db, request.teamId, request.limit, leaseId, LEASE_TTL_MS);
+  }
+
+  const held = lease;
+  const renewal = setInterval(() => {
+    renewSlot(db, held, LEASE_TTL_MS).then(
+      (kept) => {
+        // Only after a stall longer than the TTL; the page finishes, one over the limit for a moment.
+        if (!kept) log.warn('team slot: lease expired while the page ran', { teamId: held.teamId, slot: held.slot });
+      },
+      (err: unknown) => log.warn('team slot: renewal failed', { teamId: held.teamId, error: String(err) }),
+    );
+  }, RENEW_INTERVAL_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(renewal);
+    // A failed release is not the page's failure: the lease expires on its own.
+    await releaseSlot(db, held).catch((err: unknown) =>
+      log.warn('team slot: release failed', { teamId: held.teamId, error: String(err) }),
+    );
+  }
+}

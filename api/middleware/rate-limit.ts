@@ -1,0 +1,35 @@
+/**
+ * Per-team, per-minute request limits, one per endpoint class (lib/plans.ts). The counter lives
+ * in Postgres (db/repositories/rate-limits.ts), so every API process enforces the same limit.
+ * Mount after `authenticate`: the team is the one the key belongs to.
+ */
+import type { RequestHandler } from 'express';
+import { countRequest } from '../../db/repositories/rate-limits.js';
+import type { Db } from '../../db/connect.js';
+import type { EndpointClass } from '../../lib/plans.js';
+import { httpError } from '../errors.js';
+import { teamPlanOf } from '../team-plan.js';
+import { authOf } from './auth.js';
+
+export function rateLimit(deps: { db: Db }, endpoint: EndpointClass): RequestHandler {
+  return async (_req, res, next) => {
+    const limit = (await teamPlanOf(deps.db, res)).rateLimits[endpoint];
+    const window = await countRequest(deps.db, authOf(res).teamId, endpoint);
+    const resetSecs = Math.max(1, Math.ceil((window.resetsAt.getTime() - Date.now()) / 1000));
+    res.set({
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
+      'X-RateLimit-Reset': String(Math.ceil(window.resetsAt.getTime() / 1000)),
+    });
+    if (window.count > limit) {
+      // Kept by the error handler, which only sets the status and body.
+      res.set('Retry-After', String(resetSecs));
+      throw httpError(
+        'RATE_LIMITED',
+        `Rate limit exceeded. Consumed (req/min): ${window.count}, Remaining (req/min): 0. ` +
+          `Please retry after ${resetSecs}s, resets at ${window.resetsAt.toISOString()}`,
+      );
+    }
+    next();
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Team concurrency as leases on numbered slots. A team with limit N has slots 0..N-1; the
+ * primary key (team, slot) makes a second live lease on a slot impossible, so no race between
+ * workers can pass the limit. A lease names an expiry that its holder keeps pushing forward;
+ * a lease whose worker died simply expires and its slot is taken over.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../connect.js';
+
+export interface SlotLease {
+  teamId: string;
+  slot: number;
+  leaseId: string;
+}
+
+/**
+ * Takes a free slot (never leased, or leased but expired) for `ttlMs`, or returns undefined when
+ * all `limit` slots are held. The free slot is picked at random so concurrent callers seldom
+ * collide; one that loses the race on a slot gets undefined and simply tries again.
+ */
+export async function acquireSlot(
+  db: Db,
+  teamId: string,
+  limit: number,
+  leaseId: string,
+  ttlMs: number,
+): Promise<SlotLease | undefined> {
+  if (limit < 1) return undefined;
+  const { rows } = await sql<{ slot: number }>`
+    with free as (
+      select n from generate_series(0, ${limit - 1}::integer) as n
+      where not exists (
+        select 1 from concurrency_slots s
+        where s.team_id = ${teamId}::uuid and s.slot = n and s.expires_at > now()
+      )
+      order by random()
+      limit 1
+    )
+    insert into concurrency_slots (team_id, slot, lease_id, expires_at)
+    select ${teamId}::uuid, n, ${leaseId}::uuid, now() + make_interval(secs => ${ttlMs / 1000}) from free
+    on conflict (team_id, slot) do update
+      set lease_id = excluded.lease_id, expires_at = excluded.expires_at
+      where concurrency_slots.expires_at <= now()
+    returning slot`.execute(db);
+  const slot = rows[0]?.slot;
+  return slot === undefined ? undefined : { teamId, slot, leaseId };
+}
+
+/** Pushes the lease's expiry forward; false when it expired and another holder took the slot. */
+export async function renewSlot(db: Db, lease: SlotLease, ttlMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('concurrency_slots')
+    .set({ expires_at: sql<Date>`now() + make_interval(secs => ${ttlMs / 1000})` })
+    .where('team_id', '=', lease.teamId)
+    .where('slot', '=', lease.slot)
+    .where('lease_id', '=', lease.leaseId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function releaseSlot(db: Db, lease: SlotLease): Promise<void> {
+  await db
+    .deleteFrom('concurrency_slots')
+    .where('team_id', '=', lease.teamId)
+    .where('slot', '=', lease.slot)
+    .where('lease_id', '=', lease.leaseId)
+    .execute();
+}
+
+/** Live leases: the pages of this team being fetched right now. */
+export async function countActiveSlots(db: Db, teamId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('concurrency_slots')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('team_id', '=', teamId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirstOrThrow();
+  return count;
+}

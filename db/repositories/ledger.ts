@@ -1,0 +1,64 @@
+/**
+ * The credit ledger: append-only charges, each unique by its charge key, plus the per-period
+ * total kept beside it. Charges are written inside the transaction that stores what they pay for,
+ * so a page is charged exactly when its document is stored: never twice, never without it.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** The billing period containing the transaction's time: the calendar month, in UTC. */
+export const CURRENT_PERIOD = sql<string>`(date_trunc('month', now() at time zone 'UTC'))::date`;
+
+export interface LedgerCharge {
+  teamId: string;
+  /** The job is also where the ledger finds the API key that started it. */
+  jobId: string;
+  documentId: string;
+  /** The same for every attempt at the same work, e.g. `page:<job id>:<url key>`. */
+  chargeKey: string;
+  reason: string;
+  credits: number;
+  /** The plan's credits for this period: the charge is refused if it would pass them. */
+  periodCredits: number;
+}
+
+/** Thrown inside the storing transaction so the document is rolled back with the refused charge. */
+export class CreditLimitReached extends Error {
+  constructor(readonly charge: LedgerCharge) {
+    super(`team ${charge.teamId} has fewer than ${charge.credits} credits left this period`);
+    this.name = 'CreditLimitReached';
+  }
+}
+
+/** The key of a page's charge: attempt-independent, so a retried activity finds the first charge. */
+export function pageChargeKey(jobId: string, urlKey: string): string {
+  return `page:${jobId}:${urlKey}`;
+}
+
+/**
+ * Appends the charge unless its key is already in the ledger, and adds it to the period total
+ * unless that would pass the plan (then throws CreditLimitReached, rolling back the caller's
+ * transaction). The total's row lock orders concurrent charges of one team, so the check holds
+ * across workers. Returns false when the charge was already recorded.
+ */
+export async function recordCharge(trx: Transaction<Database>, charge: LedgerCharge): Promise<boolean> {
+  if (charge.credits <= 0) return false;
+  const appended = await sql<{ id: string }>`
+    insert into credit_ledger (team_id, api_key_id, job_id, document_id, charge_key, reason, credits)
+    select ${charge.teamId}::uuid, (select api_key_id from jobs where id = ${charge.jobId}::uuid),
+      ${charge.jobId}::uuid, ${charge.documentId}::uuid, ${charge.chargeKey}, ${charge.reason}, ${charge.credits}::integer
+    on conflict (charge_key) do nothing
+    returning id`.execute(trx);
+  if (appended.rows.length === 0) return false;
+
+  const total = await sql<{ used: number }>`
+    insert into credit_usage (team_id, period_start, used)
+    select ${charge.teamId}::uuid, ${CURRENT_PERIOD}, ${charge.credits}::bigint
+    where ${charge.credits}::bigint <= ${charge.periodCredits}::bigint
+    on conflict (team_id, period_start) do update
+      set used = credit_usage.used + excluded.used
+      where credit_usage.used + excluded.used <= ${charge.periodCredits}::bigint
+    returning used`.execute(trx);
+  if (total.rows.length === 0) throw new CreditLimitReached(charge);
+  return true;
+}

@@ -1,0 +1,32 @@
+/**
+ * Per-team request counters in fixed one-minute windows. Postgres keeps them, so every API
+ * process counts against the same number; the window is read from the database clock for the
+ * same reason.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../connect.js';
+
+export interface WindowCount {
+  /** Requests in this window, this one included. */
+  count: number;
+  /** When the window ends and the count starts again. */
+  resetsAt: Date;
+}
+
+/**
+ * Counts one request and returns the window's new total. The team's finished windows of this
+ * endpoint are deleted by the same statement, so the table holds about one row per team and class.
+ */
+export async function countRequest(db: Db, teamId: string, endpoint: string): Promise<WindowCount> {
+  const { rows } = await sql<{ count: number; resets_at: Date }>`
+    with finished as (
+      delete from rate_limit_counters
+      where team_id = ${teamId}::uuid and endpoint = ${endpoint} and window_start < date_trunc('minute', now())
+    )
+    insert into rate_limit_counters (team_id, endpoint, window_start, count)
+    values (${teamId}::uuid, ${endpoint}, date_trunc('minute', now()), 1)
+    on conflict (team_id, endpoint, window_start) do update set count = rate_limit_counters.count + 1
+    returning count, window_start + interval '1 minute' as resets_at`.execute(db);
+  const row = rows[0]!;
+  return { count: row.count, resetsAt: row.resets_at };
+}

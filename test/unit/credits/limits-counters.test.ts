@@ -1,0 +1,101 @@
+/**
+ * The shared counters behind rate limits and team concurrency, against a real Postgres and hit
+ * concurrently, as several API processes and workers would.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireSlot, countActiveSlots, releaseSlot, renewSlot } from '../../../db/repositories/concurrency-slots.js';
+import { countRequest } from '../../../db/repositories/rate-limits.js';
+import { createTestDb, newTeam, type TestDb } from './fixture.js';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb('trawl_limits');
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+describe('rate limit counters', () => {
+  it('gives 40 concurrent requests the counts 1..40, per team and per endpoint class', async () => {
+    const { teamId } = await newTeam(t.db);
+    const counts = await Promise.all(Array.from({ length: 40 }, () => countRequest(t.db, teamId, 'scrape')));
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await countRequest(t.db, teamId, 'crawl-status')).count).toBe(1);
+    expect((await countRequest(t.db, (await newTeam(t.db)).teamId, 'scrape')).count).toBe(1);
+    // The window ends at the next whole minute, at most a minute away.
+    const msLeft = counts[0]!.resetsAt.getTime() - Date.now();
+    expect(msLeft).toBeGreaterThan(0);
+    expect(msLeft).toBeLessThanOrEqual(60_000);
+    expect(counts[0]!.resetsAt.getUTCSeconds()).toBe(0);
+  });
+
+  it('starts a new window each minute and deletes the finished ones', async () => {
+    const { teamId } = await newTeam(t.db);
+    await t.db
+      .insertInto('rate_limit_counters')
+      .values({ team_id: teamId, endpoint: 'scrape', window_start: new Date(Date.now() - 5 * 60_000), count: 999 })
+      .execute();
+    expect((await countRequest(t.db, teamId, 'scrape')).count).toBe(1);
+    const rows = await t.db.selectFrom('rate_limit_counters').select('count').where('team_id', '=', teamId).execute();
+    expect(rows).toEqual([{ count: 1 }]);
+  });
+});
+
+describe('concurrency slots', () => {
+  it('grants exactly `limit` of 50 concurrent acquires, and a released slot goes to the next', async () => {
+    const { teamId } = await newTeam(t.db);
+    const leases = await Promise.all(Array.from({ length: 50 }, () => acquireSlot(t.db, teamId, 5, randomUUID(), 30_000)));
+    const held = leases.filter((l) => l !== undefined);
+    expect(held).toHaveLength(5);
+    expect(new Set(held.map((l) => l.slot))).toEqual(new Set([0, 1, 2, 3, 4]));
+    expect(await countActiveSlots(t.db, teamId)).toBe(5);
+    expect(await acquireSlot(t.db, teamId, 5, randomUUID(), 30_000)).toBeUndefined();
+
+    await releaseSlot(t.db, held[0]!);
+    expect(await countActiveSlots(t.db, teamId)).toBe(4);
+    expect((await acquireSlot(t.db, teamId, 5, randomUUID(), 30_000))?.slot).toBe(held[0]!.slot);
+  });
+
+  it('never passes the limit while many holders acquire and release in a loop', async () => {
+    const { teamId } = await newTeam(t.db);
+    let holding = 0;
+    let peak = 0;
+    const worker = async () => {
+      for (let done = 0; done < 5; ) {
+        const lease = await acquireSlot(t.db, teamId, 3, randomUUID(), 30_000);
+        if (!lease) continue;
+        holding += 1;
+        peak = Math.max(peak, holding);
+        await new Promise((r) => setTimeout(r, 5));
+        holding -= 1;
+        await releaseSlot(t.db, lease);
+        done += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: 12 }, worker));
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(await countActiveSlots(t.db, teamId)).toBe(0);
+  });
+
+  it('lets an expired lease (a dead worker) be taken over, and its old holder can no longer renew it', async () => {
+    const { teamId } = await newTeam(t.db);
+    const dead = await acquireSlot(t.db, teamId, 1, randomUUID(), 50);
+    expect(dead).toBeDefined();
+    expect(await acquireSlot(t.db, teamId, 1, randomUUID(), 30_000)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await countActiveSlots(t.db, teamId)).toBe(0);
+    const next = await acquireSlot(t.db, teamId, 1, randomUUID(), 30_000);
+    expect(next?.slot).toBe(0);
+    expect(await renewSlot(t.db, dead!, 30_000)).toBe(false);
+    expect(await renewSlot(t.db, next!, 30_000)).toBe(true);
+    // Releasing the dead lease must not free the slot its successor holds.
+    await releaseSlot(t.db, dead!);
+    expect(await countActiveSlots(t.db, teamId)).toBe(1);
+  });
+
+  it('grants nothing for a limit of 0', async () => {
+    const { teamId } = await newTeam(t.db);
+    expect(await acquireSlot(t.db, teamId, 0, randomUUID(), 30_000)).toBeUndefined();
+  });
+});
