@@ -1,0 +1,234 @@
+/**
+ * POST /v2/map: the URLs of a site, found without scraping them. Sources are the site's sitemaps
+ * (robots.txt `Sitemap:` lines, /sitemap.xml, nested indexes) and the links on the start page,
+ * fetched once with the plain HTTP engine: a JavaScript-only shell contributes what its HTML has,
+ * and the sitemaps do the rest. Rules, in order:
+ *  - sources by `sitemap`: include = both, skip = start page only, only = sitemaps only;
+ *  - the start URL is listed first (unless sitemap only), with its page's title and description;
+ *  - the crawl scope (lib/crawl/scope.ts): same registrable domain, other subdomains only with
+ *    includeSubdomains, asset files left out; with filterByPath, at or under the start path on
+ *    every host (the crawl scope restricts the start host only: a map of /docs wants no /blog
+ *    of a subdomain);
+ *  - fragment dropped, and the query string too with ignoreQueryParameters (from the listed URL,
+ *    not just the dedupe key); duplicates by normalizeUrl with similar URLs merged, first wins;
+ *  - robots.txt of each URL's origin, unless ignoreRobotsTxt (its `Sitemap:` lines are read
+ *    either way: they say where the URLs are, not whether they may be fetched);
+ *  - with `search`: ranked by rankBySearch, then only links matching a query token are kept;
+ *  - cut to `limit`.
+ * The links go to the job row, not back through Temporal: 100,000 of them exceed its payload limit.
+ */
+import { Context } from '@temporalio/activity';
+import { setJobResult } from '../db/repositories/jobs.js';
+import { rankBySearch } from '../lib/crawl/map-rank.js';
+import { createScope } from '../lib/crawl/scope.js';
+import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { normalizePathname, normalizeUrl, resolveLink } from '../lib/url/normalize.js';
+import { discoverSitemapUrls, type SitemapDiscovery } from '../scraper/discovery/sitemaps.js';
+import { fetchWithHttp } from '../scraper/engines/http.js';
+import { transformContent } from '../scraper/html/content.js';
+import type { FetchedPage, TransformOptions } from '../scraper/types.js';
+import type { MapJobResult, MapLink, MapSiteInput, MapSiteResult } from '../workflows/map.js';
+import type { ActivityDeps } from './deps.js';
+import { withPageSignal } from './page-signal.js';
+import { plainFetcher, type RobotsLookup } from './site-rules.js';
+
+/** The largest `limit` a map accepts, and so the most sitemap URLs worth reading. */
+const MAX_SITEMAP_URLS = 100_000;
+const START_PAGE_TIMEOUT_MS = 30_000;
+const DEADLINE_SLACK_MS = 50;
+/**
+ * Without a `timeout` the caller asked for links, not for a deadline: sitemap reading stops this
+ * long before the default budget ends, so a huge sitemap yields a partial map instead of a 408.
+ */
+const DEFAULT_BUDGET_RESERVE_MS = 10_000;
+
+const LINKS_ONLY: TransformOptions = {
+  onlyMainContent: false,
+  removeBase64Images: true,
+  want: { markdown: false, html: false, rawHtml: false, links: true, images: false },
+};
+
+const TRUNCATED_WARNING =
+  'Sitemap reading stopped early (time or size limit, or an unreadable sitemap): some URLs may be missing.';
+
+interface StartPage {
+  self: MapLink;
+  links: string[];
+}
+
+export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
+  const { fetchBytes } = plainFetcher(network);
+
+  async function readStartPage(input: MapSiteInput, signal: AbortSignal): Promise<StartPage> {
+    const { url, options } = input;
+    let page: FetchedPage;
+    try {
+      page = await fetchWithHttp({
+        url,
+        headers: options.headers,
+        location: options.location,
+        network,
+        signal,
+        deadline: Math.min(input.deadline, Date.now() + START_PAGE_TIMEOUT_MS),
+      });
+    } catch (err) {
+      // A start page that will not load leaves the sitemaps to speak for the site. A target we
+      // refuse to contact is the caller's error to hear about, and an abort (deadline or
+      // cancellation) ends the whole map.
+      if (signal.aborted || (err instanceof TrawlError && err.code === 'SSRF_BLOCKED')) throw err;
+      return { self: { url }, links: [] };
+    }
+    try {
+      const { metadata, links = [] } = transformContent(page, LINKS_ONLY);
+      return { self: withText(url, metadata.title, metadata.description), links };
+    } catch (err) {
+      if (err instanceof TrawlError && err.code === 'SCRAPE_UNSUPPORTED_FILE_ERROR') return { self: { url }, links: [] };
+      throw err;
+    }
+  }
+
+  async function readSitemaps(input: MapSiteInput, robotsSitemaps: string[]): Promise<SitemapDiscovery> {
+    const { url, options } = input;
+    // Ranking and narrow scopes need candidates beyond `limit`; otherwise a few times `limit`
+    // is plenty and spares reading a huge site's every sitemap.
+    const narrowed =
+      options.search !== undefined || !options.includeSubdomains || (options.filterByPath && hasPath(url));
+    return discoverSitemapUrls(url, robotsSitemaps, fetchBytes, {
+      maxUrls: narrowed ? MAX_SITEMAP_URLS : Math.min(MAX_SITEMAP_URLS, options.limit * 4),
+      deadline: options.timeout === undefined ? input.deadline - DEFAULT_BUDGET_RESERVE_MS : input.deadline,
+    });
+  }
+
+  async function inScope(input: MapSiteInput, candidates: readonly MapLink[]): Promise<MapLink[]> {
+    const { jobId, url: startUrl, options } = input;
+    const scope = createScope({
+      startUrl,
+      allowSubdomains: options.includeSubdomains,
+      crawlEntireDomain: !options.filterByPath,
+    });
+    const startHost = new URL(startUrl).host;
+    const kept = new Map<string, MapLink>();
+    for (const candidate of candidates) {
+      const url = listedUrl(candidate.url, options.ignoreQueryParameters);
+      if (!url || !scope.check(url, 0).ok) continue;
+      // The scope checks the path on the start host only; judged as if there, any host's path is.
+      if (options.filterByPath && !scope.check(onHost(url, startHost), 0).ok) continue;
+      const key = normalizeUrl(url, {
+        ignoreQueryParameters: options.ignoreQueryParameters,
+        deduplicateSimilarURLs: true,
+      });
+      if (kept.has(key)) continue;
+      if (!options.ignoreRobotsTxt && !(await robotsFor(jobId, url)).isAllowed(url)) continue;
+      kept.set(key, { ...candidate, url });
+    }
+    return [...kept.values()];
+  }
+
+  async function collect(input: MapSiteInput, signal: AbortSignal): Promise<MapJobResult> {
+    const { url, options } = input;
+    const robots = await robotsFor(input.jobId, url);
+    const rules = options.ignoreRobotsTxt ? undefined : robots;
+    const warnings: string[] = [];
+    if (rules?.source === 'unreachable') warnings.push(rules.reason);
+    const [sitemap, startPage] = await Promise.all([
+      options.sitemap === 'skip' ? undefined : readSitemaps(input, robots.sitemaps()),
+      options.sitemap === 'only' || (rules && !rules.isAllowed(url)) ? undefined : readStartPage(input, signal),
+    ]);
+    const candidates: MapLink[] = [
+      ...(startPage ? [startPage.self] : []),
+      ...(sitemap?.urls.map((entry) => ({ url: entry.url })) ?? []),
+      ...(startPage?.links.map((link) => ({ url: link })) ?? []),
+    ];
+    let links = await inScope(input, candidates);
+    if (options.search) links = relevantTo(links, options.search);
+    links = links.slice(0, options.limit);
+
+    if (sitemap?.truncated && links.length < options.limit) warnings.push(TRUNCATED_WARNING);
+    if (links.length < 2 && hasPath(url)) {
+      warnings.push(
+        `Only ${links.length} result(s) found. For broader coverage, try mapping the base domain: ${new URL(url).origin}`,
+      );
+    }
+    return { links, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
+  }
+
+  return async function mapSite(input: MapSiteInput): Promise<MapSiteResult> {
+    const cancelled = Context.current().cancellationSignal;
+    try {
+      return await withPageSignal(input.deadline, async (signal) => {
+        const result = await beforeDeadline(collect(input, signal), signal, cancelled);
+        // Sitemap reading stops at the deadline instead of failing, so a map that only ends there
+        // was cut short. The slack covers timers firing a moment before the wall clock agrees.
+        if (Date.now() >= input.deadline - DEADLINE_SLACK_MS) throw mapTimeout();
+        await setJobResult(deps.db, input.jobId, { ...result });
+        return { count: result.links.length };
+      });
+    } catch (err) {
+      if (cancelled.aborted) throw err;
+      throw toApplicationFailure(err);
+    }
+  };
+}
+
+function mapTimeout(): NonRetryablePageError {
+  return new NonRetryablePageError('MAP_TIMEOUT', 'Map timed out');
+}
+
+/**
+ * `work`, or MAP_TIMEOUT the moment the deadline passes: lookups that ignore the deadline (a slow
+ * robots.txt of some subdomain) must not hold the answer. A cancellation is rethrown as is.
+ */
+function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, cancelled: AbortSignal): Promise<T> {
+  const stopped = new Promise<never>((_, reject) => {
+    const stop = () => reject(cancelled.aborted ? cancelled.reason : mapTimeout());
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([work, stopped]);
+}
+
+/** Metadata values are typed loosely (any meta tag lands there); only non-empty strings are text. */
+function withText(url: string, title: unknown, description: unknown): MapLink {
+  return {
+    url,
+    ...(typeof title === 'string' && title !== '' && { title }),
+    ...(typeof description === 'string' && description !== '' && { description }),
+  };
+}
+
+function onHost(url: string, host: string): string {
+  const moved = new URL(url);
+  moved.host = host;
+  return moved.href;
+}
+
+/** The URL as listed: without fragment (a `#section` is the page itself), and without query when ignored. */
+function listedUrl(raw: string, ignoreQueryParameters: boolean): string | undefined {
+  const url = resolveLink(raw, raw);
+  if (!url || !ignoreQueryParameters) return url;
+  const parsed = new URL(url);
+  parsed.search = '';
+  return parsed.href;
+}
+
+function hasPath(url: string): boolean {
+  return normalizePathname(new URL(url).pathname) !== '/';
+}
+
+/**
+ * Firecrawl returns only the links relevant to a search. Ours are the ones rankBySearch scores
+ * above zero: a query token found in the path, host, title or description, whole or by a shared
+ * prefix of three or more characters. When none matches, the whole ranked list is returned, so a
+ * search narrows a map but never empties it.
+ *
+ * rankBySearch puts unscored links after scored ones, in input order; a blank marker placed
+ * first (it has no path, host or text, so it scores zero) therefore lands exactly where the
+ * matches end.
+ */
+function relevantTo(links: readonly MapLink[], search: string): MapLink[] {
+  const marker: MapLink = { url: '' };
+  const ranked = rankBySearch([marker, ...links], search);
+  const end = ranked.indexOf(marker);
+  return end > 0 ? ranked.slice(0, end) : ranked.filter((link) => link !== marker);
+}
