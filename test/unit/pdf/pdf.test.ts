@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pageCredits } from '../../../lib/credits.js';
+import { isPdf } from '../../../scraper/pdf/detect.js';
+import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
+import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
+import { makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
+
+const WANT = { markdown: true, html: false, rawHtml: false, links: true, images: false };
+const roomy = () => ({ deadline: Date.now() + 30_000, signal: new AbortController().signal });
+
+let threePages: Buffer;
+beforeAll(async () => {
+  threePages = await makePdf(THREE_PAGE_TEXTS, 'Three Animals');
+});
+
+describe('isPdf', () => {
+  it('trusts a PDF content type', () => {
+    expect(isPdf({ contentType: 'application/pdf' })).toBe(true);
+    expect(isPdf({ contentType: 'application/x-pdf', body: Buffer.from('x') })).toBe(true);
+  });
+
+  it('recognises the %PDF- magic bytes under a generic or missing content type', () => {
+    expect(isPdf({ contentType: 'application/octet-stream', body: threePages })).toBe(true);
+    expect(isPdf({ contentType: '', body: Buffer.concat([Buffer.from('\r\n '), threePages]) })).toBe(true);
+  });
+
+  it('ignores the extension-like text of other bodies', () => {
+    expect(isPdf({ contentType: 'text/html', body: Buffer.from('<html>report.pdf</html>') })).toBe(false);
+    expect(isPdf({ contentType: 'text/plain', body: Buffer.from('see %PDF-1.7 below') })).toBe(false);
+  });
+});
+
+describe('extractPdfText', () => {
+  it('returns each page in order with the page count and title', async () => {
+    const text = await extractPdfText(threePages, roomy());
+    expect(text.numPages).toBe(3);
+    expect(text.pages).toEqual(THREE_PAGE_TEXTS);
+    expect(text.title).toBe('Three Animals');
+  });
+
+  it('stops at maxPages but still reports the whole page count', async () => {
+    const text = await extractPdfText(threePages, { ...roomy(), maxPages: 2 });
+    expect(text.pages).toEqual(THREE_PAGE_TEXTS.slice(0, 2));
+    expect(text.numPages).toBe(3);
+  });
+
+  it('refuses a PDF whose pages need more than the time left', async () => {
+    const long = await makeLongPdf(60);
+    const deadline = Date.now() + 60 * PDF_PAGE_BUDGET_MS - 1_000;
+    await expect(extractPdfText(long, { deadline, signal: new AbortController().signal })).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_INSUFFICIENT_TIME_ERROR',
+      message: expect.stringContaining('Insufficient time to process PDF of 60 pages'),
+    });
+  });
+
+  it('fails with the same error, not partial text, when the deadline passes mid-way', async () => {
+    const aborted = AbortSignal.abort();
+    await expect(extractPdfText(threePages, { deadline: Date.now() + 30_000, signal: aborted })).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_INSUFFICIENT_TIME_ERROR',
+    });
+  });
+
+  it('reports an unreadable file as unsupported', async () => {
+    const broken = Buffer.from('%PDF-1.7\nthis is not really a pdf');
+    await expect(extractPdfText(broken, roomy())).rejects.toMatchObject({ code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
+  });
+});
+
+describe('transformPdf', () => {
+  it('parses into markdown with numPages, billed one credit per page', async () => {
+    const { transformed, pdf } = await transformPdf(threePages, [{ type: 'pdf' }], { ...WANT, html: true }, roomy());
+    for (const text of THREE_PAGE_TEXTS) expect(transformed.markdown).toContain(text);
+    expect(transformed.html).toContain(`<p>${THREE_PAGE_TEXTS[1]}</p>`);
+    expect(transformed.links).toEqual([]);
+    expect(transformed.metadata).toMatchObject({ numPages: 3, title: 'Three Animals' });
+    expect(pageCredits({ succeeded: true, pdf })).toBe(3);
+  });
+
+  it('bills only the pages parsed under maxPages', async () => {
+    const { transformed, pdf } = await transformPdf(threePages, [{ type: 'pdf', maxPages: 1 }], WANT, roomy());
+    expect(transformed.markdown).toBe(THREE_PAGE_TEXTS[0]);
+    expect(pageCredits({ succeeded: true, pdf })).toBe(1);
+  });
+
+  it('without the pdf parser returns the bytes base64-encoded, billed flat', async () => {
+    const { transformed, pdf } = await transformPdf(threePages, [], WANT, roomy());
+    expect(Buffer.from(transformed.markdown!, 'base64').equals(threePages)).toBe(true);
+    expect(transformed.metadata).toEqual({});
+    expect(pageCredits({ succeeded: true, pdf })).toBe(1);
+  });
+
+  it('refuses an empty body', async () => {
+    await expect(transformPdf(Buffer.alloc(0), [], WANT, roomy())).rejects.toMatchObject({
+      code: 'SCRAPE_UNSUPPORTED_FILE_ERROR',
+    });
+  });
+});
