@@ -2,9 +2,10 @@
 FROM node:20-bookworm-slim
 
 # Debian's Chromium for the browser engine (Playwright's download is not used), plus fonts so
-# pages render text in screenshots and layout-dependent extraction.
+# pages render text in screenshots and layout-dependent extraction, and uBlock Origin's package
+# for the filter lists `blockAds` uses (EasyList, EasyPrivacy; see scraper/ad-block/).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation ca-certificates \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation ca-certificates webext-ublock-origin-chromium \
  && rm -rf /var/lib/apt/lists/*
 
 ENV NODE_ENV=production \

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../worker/browser/browser-pool.js';
 
 /** What activities need from the outside world; built only in worker/. */
@@ -6,4 +7,6 @@ export interface ActivityDeps {
   db: Db;
   browser: BrowserPool;
   allowPrivateNetwork: boolean;
+  /** Upstream proxy pools for page fetches. @default direct connections */
+  proxies?: ProxyRoutes;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cancelOpenPages, claimPages as claimFrontierPages, settlePage } from '../db/repositories/crawl-pages.js';
-import { finishJob as finishJobRow } from '../db/repositories/jobs.js';
+import { completeJobIfDrained, finishJob as finishJobRow } from '../db/repositories/jobs.js';
 import type {
   ClaimPagesInput,
   FinishJobInput,
@@ -39,10 +39,16 @@ export function createRecordPageFailureActivity(deps: ActivityDeps) {
   };
 }
 
-/** Records the job's end. A cancel also retires pages that will now never be scraped. */
+/** Records the job's end. A cancel, or an early stop, also retires pages that will now never be scraped. */
 export function createFinishJobActivity(deps: ActivityDeps) {
-  return async function finishJob(input: FinishJobInput): Promise<void> {
-    if (input.status === 'cancelled') await cancelOpenPages(deps.db, input.jobId);
-    await finishJobRow(deps.db, input.jobId, input.status, { error: input.error ?? null });
+  /** Returns false when a completion found pages still open (appended meanwhile): keep going. */
+  return async function finishJob(input: FinishJobInput): Promise<boolean> {
+    const warning = input.warning !== undefined ? { warning: input.warning } : {};
+    if (input.status === 'completed' && !input.retireOpenPages) {
+      return completeJobIfDrained(deps.db, input.jobId, warning);
+    }
+    if (input.status === 'cancelled' || input.retireOpenPages) await cancelOpenPages(deps.db, input.jobId);
+    await finishJobRow(deps.db, input.jobId, input.status, { error: input.error ?? null, ...warning });
+    return true;
   };
 }

@@ -11,6 +11,7 @@ import {
   createFinishJobActivity,
   createRecordPageFailureActivity,
 } from './frontier-bookkeeping.js';
+import { createMapSiteActivity } from './map-site.js';
 import { createScrapePageActivity } from './scrape-page.js';
 import { createRobotsLookup } from './site-rules.js';
 import { createStartCrawlActivity } from './start-crawl.js';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     recordPageFailure: createRecordPageFailureActivity(deps),
     finishJob: createFinishJobActivity(deps),
     deliverWebhook: createDeliverWebhookActivity(deps),
+    mapSite: createMapSiteActivity(deps, robotsFor),
   };
 }
 

@@ -10,7 +10,11 @@ import { crawlRoutes } from './routes/crawl.js';
 import { healthRoutes } from './routes/health.js';
 import { jobCancelRoutes } from './routes/job-cancel.js';
 import { jobStatusRoutes } from './routes/job-status.js';
+import { mapRoutes } from './routes/map.js';
+import { mediaRoutes } from './routes/media.js';
 import { scrapeRoutes } from './routes/scrape.js';
+import { scrapeV1Routes } from './routes/scrape-v1.js';
+import { teamUsageRoutes } from './routes/team-usage.js';
 import type { DeploymentFeatures } from './unsupported-options.js';
 
 export interface AppDeps {
@@ -30,11 +34,15 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
+  app.use(scrapeV1Routes(deps));
   app.use(crawlRoutes(deps));
   app.use(batchScrapeRoutes(deps));
+  app.use(mapRoutes(deps));
   app.use(jobCancelRoutes(deps));
   app.use(crawlActiveRoutes(deps));
   app.use(jobStatusRoutes(deps));
+  app.use(teamUsageRoutes(deps));
+  app.use(mediaRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

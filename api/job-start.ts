@@ -36,6 +36,10 @@ export interface NewJobRow {
   options: Record<string, unknown>;
   workflowId: string;
   idempotencyKey: string | null;
+  /** The key that started the job; null with AUTH=none. */
+  apiKeyId: string | null;
+  /** Known at start, e.g. a limit lowered to the credits left. */
+  warning?: string;
 }
 
 export async function insertRunningJob(deps: AppDeps, job: NewJobRow): Promise<void> {
@@ -49,6 +53,8 @@ export async function insertRunningJob(deps: AppDeps, job: NewJobRow): Promise<v
       options: JSON.stringify(job.options),
       workflow_id: job.workflowId,
       idempotency_key: job.idempotencyKey,
+      api_key_id: job.apiKeyId,
+      warning: job.warning ?? null,
       updated_at: new Date(),
       expires_at: new Date(Date.now() + JOB_RETENTION_MS),
     });

@@ -5,6 +5,7 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachJobWebSocket } from './job-websocket.js';
+import { startMediaPurge } from './media-purge.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,10 +25,12 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const jobSocket = attachJobWebSocket(server, deps);
+  const mediaPurge = startMediaPurge(deps);
 
   const shutdown = () => {
     log.info('api: shutting down');
     jobSocket.close();
+    mediaPurge.stop();
     server.close(async () => {
       await connection.close().catch(() => undefined);
       await db.destroy();

@@ -18,14 +18,17 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
         { option: `formats.${format.type}` },
       );
     }
-    if (format.type === 'changeTracking') {
-      throw httpError('UNSUPPORTED_OPTION', 'The changeTracking format is not supported yet', {
-        option: 'formats.changeTracking',
-      });
+    // The git-diff mode needs no model; the json mode compares LLM extractions, which Trawl lacks.
+    if (format.type === 'changeTracking' && format.modes.includes('json')) {
+      const option = 'formats.changeTracking.modes.json';
+      throw features.llmConfigured
+        ? httpError('UNSUPPORTED_OPTION', 'changeTracking.modes.json is not supported yet; use git-diff', { option })
+        : httpError(
+            'LLM_NOT_CONFIGURED',
+            'changeTracking.modes.json needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL',
+            { option },
+          );
     }
-  }
-  if (options.actions?.length) {
-    throw httpError('UNSUPPORTED_OPTION', 'actions are not supported yet', { option: 'actions' });
   }
   if (options.threatProtection) {
     throw httpError('FORBIDDEN', 'Forbidden: threat protection is not enabled for this team', {

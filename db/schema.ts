@@ -47,6 +47,8 @@ export interface JobTable {
   /** Shown on the status response, e.g. robots.txt blocked pages or a clamped limit. */
   warning: string | null;
   idempotency_key: string | null;
+  /** The key that started the job (null with AUTH=none); usage by key is read through it. */
+  api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type DocumentStatus = 'completed' | 'failed';
@@ -100,6 +102,103 @@ export interface RobotsBlockedTable {
   url: string;
 }
 
+/** A team's plan; a team without a row gets the defaults in lib/plans.ts. */
+export interface TeamPlanTable {
+  team_id: string;
+  /** Credits per calendar month (UTC). */
+  monthly_credits: number;
+  monthly_tokens: number;
+  /** Requests per minute, one column per endpoint class. */
+  scrape_rpm: number;
+  crawl_rpm: number;
+  crawl_status_rpm: number;
+  map_rpm: number;
+  search_rpm: number;
+  extract_rpm: number;
+  agent_rpm: number;
+  /** Pages of the team fetched at once, across all its jobs. */
+  concurrency: number;
+  zero_data_retention: boolean;
+  threat_protection: boolean;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Append-only: one row per charge; `charge_key` is unique so a retried activity charges once. */
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  team_id: string;
+  api_key_id: string | null;
+  job_id: string | null;
+  document_id: string | null;
+  /** e.g. `page:<job id>:<url key>`: the same for every attempt at the same page. */
+  charge_key: string;
+  reason: string;
+  credits: number;
+  created_at: CreatedAt;
+}
+
+/** The ledger's total per team and billing period, kept in the same transaction as each charge. */
+export interface CreditUsageTable {
+  team_id: string;
+  /** First day of the calendar month (UTC). */
+  period_start: ColumnType<Date, Date | string, never>;
+  used: number;
+}
+
+export interface RateLimitCounterTable {
+  team_id: string;
+  endpoint: string;
+  /** Start of the one-minute window. */
+  window_start: ColumnType<Date, Date | string, never>;
+  count: number;
+}
+
+/** A lease on one of the team's `concurrency` slots; an expired lease is free. */
+export interface ConcurrencySlotTable {
+  team_id: string;
+  slot: number;
+  lease_id: string;
+  expires_at: Timestamp;
+}
+
+/** A stored screenshot or PDF, served at /v2/media/<id>.<ext> until its retention runs out. */
+export interface MediaTable {
+  /** 32 random bytes, base64url: the unguessable part of the URL, and its only access check. */
+  id: string;
+  job_id: string;
+  team_id: string;
+  mime_type: string;
+  data: Buffer;
+  created_at: CreatedAt;
+}
+
+/** A team's cached copy of a page; see db/repositories/page-cache.ts for the bounds. */
+export interface PageCacheTable {
+  team_id: string;
+  /** lib/page-cache-key.ts: URL plus every option that changes the Document. */
+  cache_key: string;
+  url: string;
+  /** The Document as first scraped; a hit replaces its per-request metadata (scrapeId, sourceURL). */
+  document: JSONColumnType<Record<string, unknown>>;
+  /** The rest of the scrape's outcome (status, links a crawl follows, PDF billing), as the activity wrote it. */
+  outcome: JSONColumnType<Record<string, unknown>>;
+  size_bytes: number;
+  cached_at: Timestamp;
+}
+
+/** The markdown a change-tracking scrape saw, per (team, URL key, tag) and job. */
+export interface ChangeSnapshotTable {
+  team_id: string;
+  url_key: string;
+  /** The changeTracking `tag`; '' for none. */
+  tag: string;
+  job_id: string;
+  markdown: string;
+  status_code: number;
+  /** Reset when a retried job replaces its snapshot. */
+  scraped_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -108,6 +207,14 @@ export interface Database {
   crawl_pages: CrawlPageTable;
   robots_blocked: RobotsBlockedTable;
   crawl_robots: CrawlRobotsTable;
+  team_plans: TeamPlanTable;
+  credit_ledger: CreditLedgerTable;
+  credit_usage: CreditUsageTable;
+  rate_limit_counters: RateLimitCounterTable;
+  concurrency_slots: ConcurrencySlotTable;
+  media: MediaTable;
+  page_cache: PageCacheTable;
+  change_snapshots: ChangeSnapshotTable;
 }
 
 export type Team = Selectable<TeamTable>;
@@ -118,3 +225,5 @@ export type JobUpdate = Updateable<JobTable>;
 export type CrawlPage = Selectable<CrawlPageTable>;
 export type DocumentRow = Selectable<DocumentTable>;
 export type NewDocument = Insertable<DocumentTable>;
+export type TeamPlanRow = Selectable<TeamPlanTable>;
+export type NewMedia = Insertable<MediaTable>;

@@ -17,15 +17,26 @@
  * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
  * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
  * | CRAWL_PAGES_PER_RUN | 500 | pages per workflow run before continue-as-new keeps history small |
+ * | MEDIA_RETENTION_HOURS | 24 | how long stored screenshots and PDFs stay downloadable; older ones answer 404 and are deleted |
+ * | SCREENSHOT_DATA_URIS | false | return screenshots and PDFs inline as data: URIs instead of storing them and linking to /v2/media |
+ * | PROXY_BASIC_URLS | (none: direct) | comma-separated `http(s)://[user:pass@]host:port` proxies for `proxy: basic` (and `auto`'s first try), rotated round-robin per scrape |
+ * | PROXY_SERVER, PROXY_USERNAME, PROXY_PASSWORD | (none) | Firecrawl's single proxy, read as the basic pool; not together with PROXY_BASIC_URLS |
+ * | PROXY_ENHANCED_URLS | (none: the basic pool) | proxies for `proxy: enhanced`/`stealth` and `auto`'s retry after 401/403/429 |
+ * | PROXY_COUNTRY_<CC>_URLS, PROXY_COUNTRY_<CC>_ENHANCED_URLS | (none: the global pool of the tier) | pools for `location.country` CC, e.g. PROXY_COUNTRY_DE_URLS |
+ * | ADBLOCK_LISTS_DIR | /usr/share/chromium/extensions/ublock-origin/assets | uBlock Origin's bundled filter lists (Debian's webext-ublock-origin-chromium), used by `blockAds`; `none` turns request blocking off. Missing at the default path: a warning, and cookie banners are still handled |
  * | LOG_LEVEL | info | pino log level |
  *
  * Bad values fail at start with the variable's name, never later at first use.
  */
 import { z } from 'zod';
+import { loadProxyConfig, type ProxyConfig } from './proxy-config.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Where Debian's webext-ublock-origin-chromium puts the lists uBlock Origin ships with. */
+export const DEFAULT_ADBLOCK_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets';
 
 const envSchema = z.object({
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/trawl'),
@@ -42,6 +53,9 @@ const envSchema = z.object({
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
+  MEDIA_RETENTION_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  SCREENSHOT_DATA_URIS: bool.default(false),
+  ADBLOCK_LISTS_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,6 +68,10 @@ export interface Config {
   browser: { executablePath: string; pagesPerWorker: number };
   worker: { activitySlots: number };
   crawl: { pagesPerRun: number };
+  media: { retentionHours: number; dataUris: boolean };
+  proxies: ProxyConfig;
+  /** `listsDir` null: no request blocking. `required`: the directory was named explicitly, so it must exist. */
+  adblock: { listsDir: string | null; required: boolean };
   logLevel: string;
 }
 
@@ -68,6 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  let proxies: ProxyConfig;
+  try {
+    proxies = loadProxyConfig(present as Record<string, string>);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
@@ -77,6 +101,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
     worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
+    media: { retentionHours: e.MEDIA_RETENTION_HOURS, dataUris: e.SCREENSHOT_DATA_URIS },
+    proxies,
+    adblock: {
+      listsDir: e.ADBLOCK_LISTS_DIR === 'none' ? null : (e.ADBLOCK_LISTS_DIR ?? DEFAULT_ADBLOCK_LISTS_DIR),
+      required: e.ADBLOCK_LISTS_DIR !== undefined && e.ADBLOCK_LISTS_DIR !== 'none',
+    },
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -38,3 +38,34 @@ export function pageCredits(input: PageCostInput): number {
   cost += (input.threatScannedUrls ?? 0) * CREDIT_COSTS.threatScanPerUrl;
   return cost;
 }
+
+/** Credits left this billing period; never negative, even after the plan was lowered below use. */
+export function creditsLeft(planCredits: number, usedCredits: number): number {
+  return Math.max(0, planCredits - usedCredits);
+}
+
+export interface ClampedPages {
+  /** Pages the job may scrape. */
+  pages: number;
+  /** Set when `requested` was lowered; stored on the job and shown by its status. */
+  warning?: string;
+}
+
+/**
+ * A crawl limit or a batch's URL count above the credits left is lowered to them, so a job never
+ * starts work it cannot pay for. Pages can cost more than one credit (PDFs), so this is a first
+ * cut: a job that still runs out stops cleanly (see CREDITS_EXHAUSTED_WARNING).
+ */
+export function clampPagesToCredits(requested: number, remainingCredits: number): ClampedPages {
+  if (requested <= remainingCredits) return { pages: requested };
+  return {
+    pages: remainingCredits,
+    warning:
+      `Only ${remainingCredits} of ${requested} pages will be scraped: ` +
+      `the team has ${remainingCredits} credits left in this billing period.`,
+  };
+}
+
+/** Shown by a crawl or batch that stopped because the team ran out of credits part way. */
+export const CREDITS_EXHAUSTED_WARNING =
+  'The team ran out of credits: the job stopped early and kept the pages scraped so far.';

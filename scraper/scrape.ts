@@ -1,21 +1,29 @@
 /**
  * One page, start to finish: pick the engine, fetch, turn the response into a Firecrawl Document.
- * Storage and credits are the activity's business; this module does no database I/O.
+ * Storage and credits are the activity's business; this module does no database I/O (screenshots
+ * and PDFs are stored through the `publishMedia` the activity passes in).
  */
 import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
 import { hasFormat } from '../api/schemas/scrape-options.js';
 import { NonRetryablePageError } from '../lib/errors.js';
 import type { BrowserPool } from '../worker/browser/browser-pool.js';
+import { documentActions } from './actions/action-results.js';
 import { browserRequiredBy, needsJavaScript } from './engine-choice.js';
 import { fetchWithBrowser } from './engines/browser.js';
 import { fetchWithHttp } from './engines/http.js';
 import { transformContent } from './html/content.js';
 import { decodeBody } from './html/decode.js';
+import { inlineMedia, type MediaPublisher } from './media.js';
+import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes } from './net/proxy-routes.js';
+import { isPdf } from './pdf/detect.js';
+import { transformPdf, type PdfContent } from './pdf/pdf-content.js';
 import type { FetchRequest, FetchedPage, TransformOptions } from './types.js';
 
 export interface ScraperDeps {
   browser: BrowserPool;
   allowPrivateNetwork: boolean;
+  /** Upstream proxy pools for the `proxy` option. @default direct connections */
+  proxies?: ProxyRoutes;
 }
 
 export interface ScrapeRequest {
@@ -27,6 +35,8 @@ export interface ScrapeRequest {
   scrapeId: string;
   deadline: number;
   signal: AbortSignal;
+  /** Turns screenshot and PDF bytes into the Document's strings. @default data: URIs */
+  publishMedia?: MediaPublisher;
 }
 
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -37,6 +47,8 @@ export interface ScrapeOutcome {
   engine: FetchedPage['engine'];
   /** Discovered links (absolute), for crawls; present whenever the page was HTML. */
   links: string[];
+  /** Set when the page was a PDF: what it is billed for (lib/credits.ts). */
+  pdf?: PdfContent['pdf'];
 }
 
 export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<ScrapeOutcome> {
@@ -51,38 +63,48 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     signal: req.signal,
     deadline: req.deadline,
   };
-  const renderInBrowser = () => {
-    const shot = hasFormat(options, 'screenshot');
-    return fetchWithBrowser(deps.browser, {
-      ...base,
-      waitForMs: options.waitFor,
-      blockAds: options.blockAds,
-      screenshot: shot && { fullPage: shot.fullPage, quality: shot.quality, viewport: shot.viewport },
-    });
+  // One attempt through one proxy route; `auto` may make a second through the enhanced pool.
+  const fetchVia = async ({ proxy }: ProxyRoute): Promise<FetchedPage> => {
+    const routed: FetchRequest = { ...base, network: { ...base.network, proxy } };
+    const renderInBrowser = () => {
+      const shot = hasFormat(options, 'screenshot');
+      return fetchWithBrowser(deps.browser, {
+        ...routed,
+        waitForMs: options.waitFor,
+        blockAds: options.blockAds,
+        screenshot: shot && { fullPage: shot.fullPage, quality: shot.quality, viewport: shot.viewport },
+        actions: options.actions,
+      });
+    };
+    if (browserRequiredBy(options)) return renderInBrowser();
+    const fetched = await fetchWithHttp(routed);
+    if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched)) return fetched;
+    const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
+    return needsJavaScript(page.html) ? renderInBrowser() : page;
   };
-
-  let page: FetchedPage;
-  if (browserRequiredBy(options)) {
-    page = await renderInBrowser();
-  } else {
-    page = await fetchWithHttp(base);
-    if (isHtml(page.contentType) && page.body) {
-      page = { ...page, html: decodeBody(page.body, page.headers['content-type']) };
-      if (needsJavaScript(page.html!)) page = await renderInBrowser();
-    }
-  }
+  const { result: page, proxyUsed } = await withProxyRoute(
+    deps.proxies ?? DIRECT_ROUTES,
+    options.proxy,
+    options.location?.country,
+    fetchVia,
+  );
 
   const wantLinks = Boolean(hasFormat(options, 'links'));
-  const transformed = transformContent(page, transformOptions(options));
+  const transform = transformOptions(options);
+  const pdf = isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
+  const transformed = pdf?.transformed ?? transformContent(page, transform);
+  const publish = req.publishMedia ?? inlineMedia;
+  const screenshot = page.screenshot && (await publish(page.screenshot));
+  // Firecrawl leaves `actions` out unless actions were requested.
+  const actions = options.actions?.length ? await documentActions(page.actions, publish) : undefined;
   const document: Document = {
     ...(transformed.markdown !== undefined && { markdown: transformed.markdown }),
     ...(transformed.html !== undefined && { html: transformed.html }),
     ...(transformed.rawHtml !== undefined && { rawHtml: transformed.rawHtml }),
     ...(wantLinks && { links: transformed.links ?? [] }),
     ...(transformed.images !== undefined && { images: transformed.images }),
-    ...(page.screenshot && {
-      screenshot: `data:${page.screenshot.mimeType};base64,${page.screenshot.data.toString('base64')}`,
-    }),
+    ...(screenshot && { screenshot }),
+    ...(actions && { actions }),
     ...(transformed.warning && { warning: transformed.warning }),
     metadata: {
       ...transformed.metadata,
@@ -91,10 +113,10 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
       statusCode: page.statusCode,
       contentType: page.headers['content-type'] ?? page.contentType,
       scrapeId: req.scrapeId,
-      proxyUsed: 'basic',
+      proxyUsed,
     },
   };
-  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [] };
+  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf };
 }
 
 function transformOptions(options: ScrapeOptions): TransformOptions {

@@ -2,7 +2,7 @@
  * Contracts between the parts of the scraper: engines fetch a page, the HTML pipeline turns it
  * into a Document, and the scrape activity stores the Document and hands back its id.
  */
-import type { Location } from '../api/schemas/scrape-options.js';
+import type { Action, Location } from '../api/schemas/scrape-options.js';
 
 export type EngineName = 'http' | 'browser';
 
@@ -21,7 +21,23 @@ export interface FetchedPage {
   /** Rendered DOM serialised as HTML (browser engine). Already a string, so no decoding. */
   html?: string;
   /** Screenshot bytes when one was requested (browser engine). */
-  screenshot?: { data: Buffer; mimeType: 'image/png' | 'image/jpeg' };
+  screenshot?: CapturedMedia;
+  /** What the requested actions produced, in the order they ran (browser engine). */
+  actions?: ActionOutputs;
+}
+
+/** Image or PDF bytes a scrape captured; the Document carries them as a URL or a data: URI. */
+export interface CapturedMedia {
+  data: Buffer;
+  mimeType: 'image/png' | 'image/jpeg' | 'application/pdf';
+}
+
+export interface ActionOutputs {
+  screenshots: CapturedMedia[];
+  scrapes: { url: string; html: string }[];
+  /** `type` is the value's typeof in the page; `value` is its JSON form (absent for undefined). */
+  javascriptReturns: { type: string; value?: unknown }[];
+  pdfs: CapturedMedia[];
 }
 
 /** Network settings shared by both engines. */
@@ -30,6 +46,8 @@ export interface NetworkPolicy {
   allowPrivateNetwork: boolean;
   /** Accept self-signed and otherwise invalid certificates. */
   skipTlsVerification: boolean;
+  /** Upstream proxy URL every request of the fetch goes through; undefined connects directly. */
+  proxy?: string;
 }
 
 export interface FetchRequest {
@@ -48,6 +66,8 @@ export interface BrowserFetchRequest extends FetchRequest {
   waitForMs: number;
   blockAds: boolean;
   screenshot?: { fullPage: boolean; quality?: number; viewport?: { width: number; height: number } };
+  /** Run in order after load and settle, before the page is captured. */
+  actions?: Action[];
 }
 
 /** Page metadata as Firecrawl returns it: known keys plus every other meta tag verbatim. */

@@ -4,8 +4,11 @@ import { createActivities } from '../activities/index.js';
 import { createDb } from '../db/connect.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
+import { allProxyUrls } from '../lib/proxy-config.js';
+import { createContentBlocker } from '../scraper/ad-block/content-blocker.js';
 import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { startGuardProxy } from '../scraper/net/guard-proxy.js';
+import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from './browser/browser-pool.js';
 import { createWorker } from './create-worker.js';
 
@@ -13,13 +16,21 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { role: 'worker' });
   const db = createDb(config.databaseUrl);
+  // Before polling starts: a first parse of the filter lists takes seconds of CPU.
+  const contentBlocker = await createContentBlocker({ ...config.adblock, log });
   // Every browser request goes through the guard proxy, so redirects and subresources get the
-  // same address check as the plain-HTTP engine.
-  const guard = await startGuardProxy({ policy: addressPolicyFor(config.allowPrivateNetwork) });
+  // same address check as the plain-HTTP engine; it has a listener per upstream proxy, so a
+  // page's context can be sent through the proxy its scrape was routed to.
+  const guard = await startGuardProxy({
+    policy: addressPolicyFor(config.allowPrivateNetwork),
+    upstreams: allProxyUrls(config.proxies),
+  });
   const browser = createBrowserPool({
     executablePath: config.browser.executablePath,
     maxConcurrentPages: config.browser.pagesPerWorker,
     proxyServer: guard.url,
+    proxyServerFor: guard.urlFor,
+    contentBlocker,
   });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
@@ -27,7 +38,12 @@ async function main(): Promise<void> {
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      activities: createActivities({ db, browser, allowPrivateNetwork: config.allowPrivateNetwork }),
+      activities: createActivities({
+        db,
+        browser,
+        allowPrivateNetwork: config.allowPrivateNetwork,
+        proxies: createProxyRoutes(config.proxies),
+      }),
       maxConcurrentActivities: config.worker.activitySlots,
     });
     log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');

@@ -1,4 +1,5 @@
 /** The workflows a worker registers. Only re-exports: each workflow lives in its own file. */
 export { batchScrapeWorkflow } from './batch-scrape.js';
 export { crawlWorkflow } from './crawl.js';
+export { mapWorkflow } from './map.js';
 export { scrapeWorkflow } from './scrape.js';

@@ -18,6 +18,7 @@ import {
 } from '@temporalio/workflow';
 import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
 import type { WebhookConfig, WebhookEventKind } from '../api/schemas/webhook.js';
+import { CREDITS_EXHAUSTED_WARNING } from '../lib/credits.js';
 import { fromFailure } from '../lib/errors.js';
 import { webhookWants, type WebhookJobKind } from '../lib/webhook-events.js';
 import { bookkeepingActivities, crawlKickoffActivities, pageActivities, webhookActivities } from './activities.js';
@@ -47,6 +48,8 @@ export interface PageJobInput {
   webhook?: WebhookConfig;
   /** Present for crawls: how to seed the frontier and filter discovered links. */
   crawler?: CrawlerSettings;
+  /** See ScrapePageInput.mediaBaseUrl. */
+  mediaBaseUrl?: string;
   /** Pages of this job in flight at once. @default 10 */
   maxConcurrency?: number;
   /** Seconds between page starts; robots.txt Crawl-delay applies when unset. */
@@ -66,6 +69,9 @@ export interface PageJobResult {
 const DEFAULT_CONCURRENCY = 10;
 const DEFAULT_PAGES_PER_RUN = 500;
 const MAX_CLAIM = 100;
+/** Waits between tries of a page that found no free slot of the team's concurrency limit. */
+const SLOT_RETRY_FIRST_MS = 500;
+const SLOT_RETRY_MAX_MS = 5_000;
 
 // MARK: - Loop
 
@@ -87,7 +93,9 @@ export async function runPageJob(
   let inFlight = 0;
   let mayHaveWork = true;
   let pagesThisRun = 0;
-  const pages = new Set<Promise<void>>();
+  let creditsExhausted = false;
+  let continuing = false;
+  let pagesAddedAfterFinish = false;
   const deliveries = new Set<Promise<void>>();
 
   /**
@@ -128,6 +136,8 @@ export async function runPageJob(
     runs: state.runs,
   }));
   setHandler(pagesAddedSignal, () => {
+    // Pages appended after this run completed the job: the API reopened it, a new run scrapes them.
+    if (phase === 'done') pagesAddedAfterFinish = true;
     mayHaveWork = true;
   });
 
@@ -136,13 +146,21 @@ export async function runPageJob(
 
   const runPage = async (page: FrontierPage): Promise<void> => {
     try {
-      const result = await crawlPage({
+      const pageInput = {
         jobId: input.jobId,
         teamId: input.teamId,
         page,
         scrapeOptions: input.scrapeOptions,
         crawler: input.crawler,
-      });
+        mediaBaseUrl: input.mediaBaseUrl,
+      };
+      let result = await crawlPage(pageInput);
+      // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,
+      // keeping this page's place in `inFlight`, rather than in a worker's activity slot.
+      for (let waitMs = SLOT_RETRY_FIRST_MS; result.deferred; waitMs = Math.min(waitMs * 2, SLOT_RETRY_MAX_MS)) {
+        await sleep(waitMs);
+        result = await crawlPage(pageInput);
+      }
       state.completed += 1;
       state.creditsUsed += result.creditsUsed;
       if (result.enqueued > 0) mayHaveWork = true;
@@ -151,6 +169,12 @@ export async function runPageJob(
       // A cancelled job stops its pages; the main loop records the cancel.
       if (isCancellation(err)) return;
       const known = fromFailure(err);
+      // The page was refused before its fetch, or its charge was: it is not a failed page. The
+      // loop stops claiming, and the job ends completed with what it has, and a warning.
+      if (known?.code === 'INSUFFICIENT_CREDITS') {
+        creditsExhausted = true;
+        return;
+      }
       state.failed += 1;
       await recordPageFailure({
         jobId: input.jobId,
@@ -186,44 +210,70 @@ export async function runPageJob(
     const claimSize = Math.min(MAX_CLAIM, concurrency * 2);
     const pagesPerRun = input.pagesPerRun ?? DEFAULT_PAGES_PER_RUN;
 
-    for (;;) {
-      if (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested) {
-        phase = 'finishing';
-        await condition(() => inFlight === 0);
-        await drainDeliveries();
-        await condition(allHandlersFinished);
-        return await continueAsNewWith({ ...input, state });
-      }
-      await condition(() => inFlight < concurrency && (state.buffer.length > 0 || mayHaveWork || inFlight === 0));
-      if (state.buffer.length === 0) {
-        if (mayHaveWork) {
-          mayHaveWork = false;
-          const claimId = `${workflowInfo().workflowId}/${state.claimSeq}`;
-          state.claimSeq += 1;
-          state.buffer = await claimPages({ jobId: input.jobId, claimId, max: claimSize });
-          if (state.buffer.length === claimSize) mayHaveWork = true;
+    /** Runs pages until nothing is queued or in flight, or until this run should continue-as-new. */
+    const scrapeUntilIdle = async (): Promise<void> => {
+      for (;;) {
+        if (creditsExhausted) {
+          await condition(() => inFlight === 0);
+          return;
+        }
+        if (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested) {
+          phase = 'finishing';
+          await condition(() => inFlight === 0);
+          await drainDeliveries();
+          await condition(allHandlersFinished);
+          continuing = true;
+          return;
+        }
+        await condition(
+          () => creditsExhausted || (inFlight < concurrency && (state.buffer.length > 0 || mayHaveWork || inFlight === 0)),
+        );
+        if (creditsExhausted) continue;
+        if (state.buffer.length === 0) {
+          if (mayHaveWork) {
+            mayHaveWork = false;
+            const claimId = `${workflowInfo().workflowId}/${state.claimSeq}`;
+            state.claimSeq += 1;
+            state.buffer = await claimPages({ jobId: input.jobId, claimId, max: claimSize });
+            if (state.buffer.length === claimSize) mayHaveWork = true;
+            continue;
+          }
+          if (inFlight === 0) return;
           continue;
         }
-        if (inFlight === 0) break;
-        continue;
+        const page = state.buffer.shift()!;
+        if (delayMs > 0 && pagesThisRun > 0) await sleep(delayMs);
+        inFlight += 1;
+        pagesThisRun += 1;
+        // Not awaited here: inFlight tracks it, and runPage never rejects.
+        void runPage(page);
+        showProgress();
       }
-      const page = state.buffer.shift()!;
-      if (delayMs > 0 && pagesThisRun > 0) await sleep(delayMs);
-      inFlight += 1;
-      pagesThisRun += 1;
-      const running = runPage(page);
-      pages.add(running);
-      void running.finally(() => pages.delete(running));
-      showProgress();
+    };
+
+    for (;;) {
+      await scrapeUntilIdle();
+      if (continuing) break;
+      phase = 'done';
+      const completed = await finishJob({
+        jobId: input.jobId,
+        status: 'completed',
+        // Claimed and queued pages leave the totals: they will not be scraped.
+        ...(creditsExhausted ? { warning: CREDITS_EXHAUSTED_WARNING, retireOpenPages: true } : {}),
+      });
+      if (completed) break;
+      // Pages were appended while this run wound down: back to work on them.
+      phase = 'scraping';
+      pagesAddedAfterFinish = false;
+      mayHaveWork = true;
     }
 
-    phase = 'done';
-    await finishJob({ jobId: input.jobId, status: 'completed' });
-    showProgress();
-    await drainDeliveries();
-    notify('completed');
-    await drainDeliveries();
-    return { status: 'completed', completed: state.completed, failed: state.failed, creditsUsed: state.creditsUsed };
+    if (!continuing) {
+      showProgress();
+      await drainDeliveries();
+      notify('completed');
+      await drainDeliveries();
+    }
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => finishJob({ jobId: input.jobId, status: 'cancelled' }));
@@ -238,6 +288,9 @@ export async function runPageJob(
     });
     throw err;
   }
+  // Outside the try: continue-as-new works by throwing, and that is not a job failure.
+  if (continuing || pagesAddedAfterFinish) return continueAsNewWith({ ...input, state });
+  return { status: 'completed', completed: state.completed, failed: state.failed, creditsUsed: state.creditsUsed };
 }
 
 function errorChain(err: Error): string {

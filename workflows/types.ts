@@ -13,6 +13,11 @@ export interface ScrapePageInput {
   deadline: number;
   /** Document id to use; a single scrape passes its job id so scrapeId and job id agree. */
   documentId?: string;
+  /**
+   * Where the API serves stored screenshots and PDFs (e.g. `https://host/v2/media`); the activity
+   * stores them and links them under it. Absent: they stay inline as data: URIs.
+   */
+  mediaBaseUrl?: string;
 }
 
 export interface ScrapePageResult {
@@ -73,13 +78,23 @@ export interface CrawlPageInput {
   scrapeOptions: ScrapeOptions;
   /** Absent for batch scrapes: their pages discover nothing. */
   crawler?: CrawlerSettings;
+  /** See ScrapePageInput.mediaBaseUrl. */
+  mediaBaseUrl?: string;
 }
 
-export interface CrawlPageResult {
+export type CrawlPageResult = CrawlPageDone | CrawlPageDeferred;
+
+export interface CrawlPageDone {
+  deferred?: false;
   documentId: string;
   creditsUsed: number;
   /** Pages this page added to the frontier. */
   enqueued: number;
+}
+
+/** None of the team's concurrency slots came free in time: the workflow runs the page again later. */
+export interface CrawlPageDeferred {
+  deferred: true;
 }
 
 export interface RecordPageFailureInput {
@@ -94,4 +109,8 @@ export interface FinishJobInput {
   jobId: string;
   status: 'completed' | 'failed' | 'cancelled';
   error?: string;
+  /** Shown by the job's status, e.g. that it stopped early for lack of credits. */
+  warning?: string;
+  /** Retire pages still queued or claimed, which will now never be scraped (always done on cancel). */
+  retireOpenPages?: boolean;
 }

@@ -5,13 +5,18 @@ import type { JobKind } from '../../db/schema.js';
 import type { AppDeps } from '../app.js';
 import { httpError } from '../errors.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+import { rateLimit } from '../middleware/rate-limit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** DELETE /v{1,2}/crawl/:id and /v{1,2}/batch/scrape/:id */
 export function jobCancelRoutes(deps: AppDeps): Router {
   const router = Router();
-  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl')];
+  const auth = [
+    authenticate({ db: deps.db, mode: deps.config.auth }),
+    requireScope('crawl'),
+    rateLimit(deps, 'crawl-status'),
+  ];
   for (const version of ['v1', 'v2']) {
     router.delete(`/${version}/crawl/:id`, ...auth, cancelJob(deps, 'crawl'));
     router.delete(`/${version}/batch/scrape/:id`, ...auth, cancelJob(deps, 'batch_scrape'));

@@ -10,6 +10,7 @@ import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
 import { documentPaging, findListedJob, isJobId, jobStatusView, type ListedJobKind } from '../job-view.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+import { rateLimit } from '../middleware/rate-limit.js';
 
 const statusQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).default(0).describe('Completed documents to skip'),
@@ -29,7 +30,12 @@ const RESERVED_IDS = new Set(['active', 'ongoing']);
 /** GET crawl and batch-scrape status (with result pages) and errors, for v1 and v2. */
 export function jobStatusRoutes(deps: AppDeps): Router {
   const router = Router();
-  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl')];
+  // Polled constantly by SDK waiters: its own generous rate limit class.
+  const auth = [
+    authenticate({ db: deps.db, mode: deps.config.auth }),
+    requireScope('crawl'),
+    rateLimit(deps, 'crawl-status'),
+  ];
 
   for (const { prefix, kind } of JOB_PATHS) {
     router.get(`${prefix}/:id`, skipReservedIds, ...auth, async (req, res) => {

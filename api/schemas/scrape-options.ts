@@ -19,7 +19,7 @@ export const screenshotFormat = z.strictObject({
   viewport: viewport.optional().describe('Viewport size for the capture'),
 });
 
-const jsonFormat = z.strictObject({
+export const jsonFormat = z.strictObject({
   type: z.literal('json'),
   prompt: z.string().max(10_000).optional(),
   schema: z.record(z.string(), z.unknown()).optional(),

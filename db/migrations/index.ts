@@ -8,10 +8,16 @@ import * as teamsKeysJobsDocuments from './2026_11_22_000001_teams_keys_jobs_doc
 import * as crawlFrontier from './2026_11_22_000002_crawl_frontier.js';
 import * as teamWebhookSecret from './2026_11_22_000003_team_webhook_secret.js';
 import * as crawlClaimsAndRobots from './2026_11_22_000004_crawl_claims_and_robots.js';
+import * as plansLedgerLimits from './2026_11_22_000005_plans_ledger_limits.js';
+import * as media from './2026_11_22_000006_media.js';
+import * as pageCacheAndChangeHistory from './2026_11_22_000007_page_cache_and_change_history.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
   '2026_11_22_000002_crawl_frontier': crawlFrontier,
   '2026_11_22_000003_team_webhook_secret': teamWebhookSecret,
   '2026_11_22_000004_crawl_claims_and_robots': crawlClaimsAndRobots,
+  '2026_11_22_000005_plans_ledger_limits': plansLedgerLimits,
+  '2026_11_22_000006_media': media,
+  '2026_11_22_000007_page_cache_and_change_history': pageCacheAndChangeHistory,
 };

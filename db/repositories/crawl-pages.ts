@@ -4,6 +4,7 @@
  */
 import type { Db } from '../connect.js';
 import type { NewDocument } from '../schema.js';
+import { recordCharge, type LedgerCharge } from './ledger.js';
 
 export interface FrontierCandidate {
   url: string;
@@ -105,13 +106,15 @@ function toClaimed(r: { url: string; url_key: string; depth: number }): ClaimedP
 }
 
 /**
- * Records a finished page: its document (kept once per job and URL) and the frontier row's final
- * status, in one transaction so a crash never leaves one without the other.
+ * Records a finished page: its document (kept once per job and URL), the frontier row's final
+ * status and the page's charge, in one transaction so a crash never leaves one without the
+ * others. A refused charge (CreditLimitReached) rolls all of it back: the page is not delivered.
  */
 export async function settlePage(
   db: Db,
   page: { jobId: string; urlKey: string; status: 'completed' | 'failed'; errorCode?: string; error?: string },
   document: NewDocument,
+  charge?: LedgerCharge,
 ): Promise<{ documentId: string; inserted: boolean }> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
@@ -144,6 +147,8 @@ export async function settlePage(
       // A cancelled page stays cancelled: its result arrived after the user stopped the job.
       .where('status', '!=', 'cancelled')
       .execute();
+    // Last, so the team's usage row is locked only for the commit. Only a first insert charges.
+    if (inserted && charge) await recordCharge(trx, charge);
     return { documentId, inserted: Boolean(inserted) };
   });
 }

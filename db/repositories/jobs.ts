@@ -74,3 +74,36 @@ export async function setJobResult(db: Db, jobId: string, result: Record<string,
     .where('id', '=', jobId)
     .execute();
 }
+
+/**
+ * Completes a running job only if none of its pages is still open, under the job row's lock, so
+ * URLs appended at the same moment are never left queued in a completed job. Returns whether it
+ * completed; false means there is more to scrape.
+ */
+export async function completeJobIfDrained(
+  db: Db,
+  jobId: string,
+  fields: { warning?: string | null } = {},
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const open = await trx
+      .selectFrom('crawl_pages')
+      .select('url_key')
+      .where('job_id', '=', jobId)
+      .where('status', 'in', ['queued', 'scraping'])
+      .limit(1)
+      .executeTakeFirst();
+    if (open) return false;
+    await finishJob(trx, jobId, 'completed', fields);
+    return true;
+  });
+}
+
+/** Runs `work` in a transaction holding the job row's lock (the lock completeJobIfDrained takes). */
+export async function lockJobFor<T>(db: Db, jobId: string, work: (trx: Db, job: Job) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const job = await trx.selectFrom('jobs').selectAll().where('id', '=', jobId).forUpdate().executeTakeFirstOrThrow();
+    return work(trx, job);
+  });
+}

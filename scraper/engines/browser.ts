@@ -2,16 +2,20 @@
  * The browser engine: render a page in Chromium (through the worker's browser pool) and hand
  * back the DOM as the scripts left it, or the raw bytes of a non-HTML response.
  *
- * One deadline bounds everything. When it passes, or the scrape is cancelled, the pool closes
- * the page and this throws SCRAPE_TIMEOUT: a half-rendered page is never reported as a success.
+ * One deadline bounds everything, the requested actions included (they run after the settle and
+ * before the capture; see scraper/actions/). When it passes, or the scrape is cancelled, the pool
+ * closes the page and this throws SCRAPE_TIMEOUT: a half-rendered page is never reported as a success.
  *
- * `blockAds` is not acted on yet: ad blocking plugs in as the pool's `requestFilter`.
+ * The page's context goes through the scrape's upstream proxy (if any), and `blockAds` turns on
+ * the pool's content blocker (ads, trackers, cookie banners).
  */
 import { lookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../api/schemas/scrape-options.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
 import type { BrowserPool, Page, PageOptions, PageResponse } from '../../worker/browser/browser-pool.js';
+import { takeScreenshot } from '../actions/capture.js';
+import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
 import { addressPolicyFor } from '../net/address-policy.js';
 import { ssrfBlockedError } from '../net/peer-guard.js';
@@ -81,6 +85,8 @@ function pageOptionsFor(req: BrowserFetchRequest, signal: AbortSignal): PageOpti
   }
   return {
     ignoreHTTPSErrors: req.network.skipTlsVerification,
+    proxy: req.network.proxy,
+    blockAds: req.blockAds,
     mobile: req.mobile ?? false,
     userAgent,
     // Laying the page out at the screenshot's size from the start avoids a second layout.
@@ -263,11 +269,26 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
   }
   if (navigation) await refuseBlocked(navigation);
 
+  const settle = () => network.wait(SETTLE_QUIET_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
   await Promise.all([
-    network.wait(SETTLE_QUIET_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal),
+    settle(),
     // Counted from `load` like the settle, so a waitFor longer than the settle costs nothing extra.
     req.waitForMs > 0 ? sleep(req.waitForMs, undefined, { signal }) : undefined,
   ]);
+
+  const actions = req.actions?.length
+    ? await runActions(req.actions, {
+        page,
+        signal,
+        remainingMs: () => remainingMs(req),
+        // A click or key may fetch or navigate: the same settle as after load, then the new document's load.
+        settle: async () => {
+          await settle();
+          await page.waitForLoadState('load', { timeout: remainingMs(req) });
+        },
+        html: () => documentHtml(page, req),
+      })
+    : undefined;
 
   const response = documents.get(withoutHash(page.url())) ?? navigation;
   if (!response) throw new PageError('SCRAPE_SITE_ERROR', `No response for ${req.url}`, { details: { url: req.url } });
@@ -278,26 +299,14 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
     ? { body: type === 'application/pdf' ? await pdfBytes(page) : await response.body() }
     : { html: await documentHtml(page, req) };
 
-  let screenshot: FetchedPage['screenshot'];
-  if (req.screenshot) {
-    const jpeg = req.screenshot.quality !== undefined;
-    screenshot = {
-      data: await page.screenshot({
-        type: jpeg ? 'jpeg' : 'png',
-        quality: req.screenshot.quality,
-        fullPage: req.screenshot.fullPage,
-        timeout: remainingMs(req),
-      }),
-      mimeType: jpeg ? 'image/jpeg' : 'image/png',
-    };
-  }
-  return captured(page.url(), response, { ...content, screenshot }, headers);
+  const screenshot = req.screenshot && (await takeScreenshot(page, req.screenshot, remainingMs(req)));
+  return captured(page.url(), response, { ...content, screenshot, actions }, headers);
 }
 
 async function captured(
   url: string,
   response: PageResponse,
-  content: Pick<FetchedPage, 'html' | 'body' | 'screenshot'>,
+  content: Pick<FetchedPage, 'html' | 'body' | 'screenshot' | 'actions'>,
   knownHeaders?: Record<string, string>,
 ): Promise<FetchedPage> {
   const headers = knownHeaders ?? (await response.allHeaders());

@@ -140,6 +140,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
   const dispatcher = guardedDispatcher({
     policy: options.policy ?? addressPolicyFor(req.network.allowPrivateNetwork),
     skipTlsVerification: req.network.skipTlsVerification,
+    proxy: req.network.proxy,
   });
   let url = parseTarget(req.url);
   if (budgetMs === 0) throw timeoutError(budgetMs);

@@ -4,35 +4,48 @@
  * same address check as the http engine. Page-level interception cannot see server-side
  * redirect hops; a proxy sees every connection.
  *
- * Bodies stream through untouched. Chaining an upstream proxy later means replacing the two
- * "reach the target" steps: `connectTarget` (CONNECT a pre-resolved, policy-checked IP through
- * the upstream) and the dispatcher used by `forward`.
+ * Upstream proxies: Chromium takes one proxy per browser context, so the guard listens once per
+ * route, on its own loopback port: one listener connects directly, and one per configured
+ * upstream proxy chains every request to it (CONNECT through the upstream for tunnels,
+ * absolute-form forwarding for plain HTTP). A page's context is pointed at the listener of the
+ * upstream picked for it (`urlFor`), so all of its requests leave through that one proxy. The
+ * upstream's credentials stay here; Chromium never sees them. Through an upstream the address
+ * check runs on the target's DNS answers before the request is sent (see checkProxiedTarget).
+ *
+ * Bodies stream through untouched.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import { Pool, request, type Dispatcher } from 'undici';
 import { TrawlError } from '../../lib/errors.js';
 import type { AddressPolicy } from './address-policy.js';
 import { guardedDispatcher } from './guarded-dispatcher.js';
-import { guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
+import { checkProxiedTarget, guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
 
 export interface GuardProxyOptions {
   policy: AddressPolicy;
   /** Interface to listen on; keep it loopback, the proxy has no authentication. @default '127.0.0.1' */
   host?: string;
+  /**
+   * Upstream proxies (`http(s)://[user:pass@]host:port`), each served by a listener of its own.
+   * @default [] (direct connections only)
+   */
+  upstreams?: readonly string[];
 }
 
 export interface GuardProxyStats {
-  /** Proxied requests and CONNECT tunnels seen. */
+  /** Proxied requests and CONNECT tunnels seen, over all listeners. */
   requests: number;
   /** Those refused because the target address is not allowed. */
   blocked: number;
 }
 
 export interface GuardProxy {
-  /** e.g. `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  /** The direct listener, e.g. `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
   url: string;
+  /** The listener that chains to `upstream`, one of GuardProxyOptions.upstreams. */
+  urlFor(upstream: string): string;
   close(): Promise<void>;
   stats(): GuardProxyStats;
 }
@@ -92,137 +105,229 @@ function reply(res: ServerResponse, status: number, body: string, headers: Recor
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...headers }).end(body);
 }
 
+/** Basic credentials from the proxy URL, as undici's ProxyAgent sends them for requests. */
+function proxyAuthorization(upstream: URL): Record<string, string> {
+  if (!upstream.username && !upstream.password) return {};
+  const credentials = `${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`;
+  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+/** How a listener reaches targets: a tunnel to host:port, and the dispatcher for plain HTTP. */
+interface Route {
+  /** An open tunnel, or the status the upstream refused it with. */
+  open(host: string, port: number, signal: AbortSignal): Promise<{ socket: Duplex } | { refusedWith: number }>;
+  dispatcher(): Dispatcher;
+  close(): Promise<void>;
+}
+
+/** A TCP connection to the target, reported only once its peer address has passed the policy. */
+function directRoute(policy: AddressPolicy): Route {
+  return {
+    open: (host, port, signal) =>
+      new Promise((resolve, reject) => {
+        const refused = literalViolation(host, policy);
+        if (refused) {
+          reject(refused);
+          return;
+        }
+        const socket = netConnect({ host, port, lookup: guardedLookup(policy) });
+        const onAbort = (): void => {
+          socket.destroy();
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error(`connect to ${host}:${port} timed out`)));
+        const onError = (err: Error): void => reject(err);
+        socket.once('error', onError);
+        socket.once('close', () => reject(new Error(`connection to ${host}:${port} closed`)));
+        socket.once('connect', () => {
+          socket.setTimeout(0);
+          socket.off('error', onError);
+          signal.removeEventListener('abort', onAbort);
+          const violation = peerViolation(socket, host, policy);
+          if (violation) {
+            socket.destroy();
+            reject(violation);
+            return;
+          }
+          resolve({ socket });
+        });
+      }),
+    // Looked up per request: the cache may have been closed and rebuilt since the last one.
+    dispatcher: () => guardedDispatcher({ policy, skipTlsVerification: false }),
+    close: async () => undefined,
+  };
+}
+
+/** Everything through one upstream proxy, the target checked before anything is sent. */
+function upstreamRoute(policy: AddressPolicy, upstream: string): Route {
+  const url = new URL(upstream);
+  const pool = new Pool(url.origin, { connect: { timeout: CONNECT_TIMEOUT_MS } });
+  return {
+    open: async (host, port, signal) => {
+      await checkProxiedTarget(host, policy);
+      const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      const { statusCode, socket } = await pool.connect({
+        path: authority,
+        headers: { host: authority, ...proxyAuthorization(url) },
+        signal,
+      });
+      if (statusCode === 200) return { socket };
+      socket.destroy();
+      return { refusedWith: statusCode };
+    },
+    dispatcher: () => guardedDispatcher({ policy, skipTlsVerification: false, proxy: upstream }),
+    close: () => pool.close(),
+  };
+}
+
+interface Listener {
+  url: string;
+  close(): Promise<void>;
+}
+
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
   const { policy } = options;
+  const listenHost = options.host ?? '127.0.0.1';
   const counters: GuardProxyStats = { requests: 0, blocked: 0 };
-  // CONNECT sockets leave the HTTP server's bookkeeping, so close() ends them itself.
-  const tunnelSockets = new Set<Socket | Duplex>();
 
-  const track = (socket: Socket | Duplex): void => {
-    tunnelSockets.add(socket);
-    socket.once('close', () => tunnelSockets.delete(socket));
-  };
+  async function listen(route: Route): Promise<Listener> {
+    // CONNECT sockets leave the HTTP server's bookkeeping, so close() ends them itself.
+    const tunnelSockets = new Set<Duplex>();
+    const track = (socket: Duplex): void => {
+      tunnelSockets.add(socket);
+      socket.once('close', () => tunnelSockets.delete(socket));
+    };
 
-  /** Plain-HTTP requests arrive in absolute form (`GET http://host/path`). */
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    counters.requests++;
-    const target = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
-    if (target?.protocol !== 'http:') {
-      reply(res, 400, 'Only absolute http:// URLs are proxied; use CONNECT for https.\n');
-      return;
-    }
-    const aborted = new AbortController();
-    res.once('close', () => aborted.abort());
-    // RFC 9112 §6.3: only these two headers announce a request body.
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    let upstream: Dispatcher.ResponseData;
-    try {
-      upstream = await request(target, {
-        method: req.method ?? 'GET',
-        headers: endToEndHeaders(req.headers, SET_BY_CLIENT),
-        body: hasBody ? req : undefined,
-        // Looked up per request: the cache may have been closed and rebuilt since the last one.
-        dispatcher: guardedDispatcher({ policy, skipTlsVerification: false }),
-        signal: aborted.signal,
-      });
-    } catch (err) {
-      if (isSsrfBlock(err)) {
-        counters.blocked++;
-        reply(res, 403, BLOCKED_BODY, { 'x-trawl-blocked': 'ssrf' });
-      } else {
-        reply(res, 502, BAD_GATEWAY_BODY);
-      }
-      return;
-    }
-    try {
-      res.writeHead(upstream.statusCode, endToEndHeaders(upstream.headers, new Set()));
-    } catch {
-      // Node refuses a few header values the response parser lets through.
-      void upstream.body.dump();
-      reply(res, 502, BAD_GATEWAY_BODY);
-      return;
-    }
-    pipeline(upstream.body, res, () => undefined);
-  }
-
-  /** A TCP connection to the target, reported only once its peer address has passed the policy. */
-  function connectTarget(host: string, port: number, done: (err: Error | null, socket?: Socket) => void): Socket | undefined {
-    const refused = literalViolation(host, policy);
-    if (refused) {
-      done(refused);
-      return undefined;
-    }
-    const socket = netConnect({ host, port, lookup: guardedLookup(policy) });
-    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error(`connect to ${host}:${port} timed out`)));
-    const onError = (err: Error): void => done(err);
-    socket.once('error', onError);
-    socket.once('connect', () => {
-      socket.setTimeout(0);
-      socket.off('error', onError);
-      const violation = peerViolation(socket, host, policy);
-      if (violation) {
-        socket.destroy();
-        done(violation);
+    /** Plain-HTTP requests arrive in absolute form (`GET http://host/path`). */
+    async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      counters.requests++;
+      const target = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
+      if (target?.protocol !== 'http:') {
+        reply(res, 400, 'Only absolute http:// URLs are proxied; use CONNECT for https.\n');
         return;
       }
-      done(null, socket);
-    });
-    return socket;
-  }
-
-  function tunnel(req: IncomingMessage, client: Duplex, head: Buffer): void {
-    counters.requests++;
-    track(client);
-    let upstream: Socket | undefined;
-    // Until the pipelines take over, a client that goes away must not leave the dial running.
-    client.on('error', () => upstream?.destroy());
-    client.once('close', () => upstream?.destroy());
-    const match = CONNECT_AUTHORITY.exec(req.url ?? '');
-    const port = Number(match?.[3]);
-    const host = match?.[1] ?? match?.[2];
-    if (!host || !(port > 0 && port < 65536)) {
-      client.end(rawResponse('400 Bad Request', 'CONNECT needs host:port.\n'));
-      return;
-    }
-    upstream = connectTarget(host, port, (err, socket) => {
-      if (err || !socket) {
+      const aborted = new AbortController();
+      res.once('close', () => aborted.abort());
+      // RFC 9112 §6.3: only these two headers announce a request body.
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      let upstream: Dispatcher.ResponseData;
+      try {
+        upstream = await request(target, {
+          method: req.method ?? 'GET',
+          headers: endToEndHeaders(req.headers, SET_BY_CLIENT),
+          body: hasBody ? req : undefined,
+          dispatcher: route.dispatcher(),
+          signal: aborted.signal,
+        });
+      } catch (err) {
         if (isSsrfBlock(err)) {
           counters.blocked++;
-          client.end(rawResponse('403 Forbidden', BLOCKED_BODY, 'x-trawl-blocked: ssrf\r\n'));
+          reply(res, 403, BLOCKED_BODY, { 'x-trawl-blocked': 'ssrf' });
         } else {
-          client.end(rawResponse('502 Bad Gateway', BAD_GATEWAY_BODY));
+          reply(res, 502, BAD_GATEWAY_BODY);
         }
         return;
       }
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) socket.write(head);
-      pipeline(client, socket, () => undefined);
-      pipeline(socket, client, () => undefined);
+      try {
+        res.writeHead(upstream.statusCode, endToEndHeaders(upstream.headers, new Set()));
+      } catch {
+        // Node refuses a few header values the response parser lets through.
+        void upstream.body.dump();
+        reply(res, 502, BAD_GATEWAY_BODY);
+        return;
+      }
+      pipeline(upstream.body, res, () => undefined);
+    }
+
+    function tunnel(req: IncomingMessage, client: Duplex, head: Buffer): void {
+      counters.requests++;
+      track(client);
+      // Until the pipelines take over, a client that goes away must not leave the dial running.
+      const gone = new AbortController();
+      client.on('error', () => gone.abort());
+      client.once('close', () => gone.abort());
+      const match = CONNECT_AUTHORITY.exec(req.url ?? '');
+      const port = Number(match?.[3]);
+      const host = match?.[1] ?? match?.[2];
+      if (!host || !(port > 0 && port < 65536)) {
+        client.end(rawResponse('400 Bad Request', 'CONNECT needs host:port.\n'));
+        return;
+      }
+      route.open(host, port, gone.signal).then(
+        (opened) => {
+          if ('refusedWith' in opened) {
+            // Its answer passes on, except a 407: that is about our credentials, not the browser's.
+            const status = opened.refusedWith === 407 ? 502 : opened.refusedWith;
+            client.end(
+              rawResponse(`${status} Refused by the upstream proxy`, BAD_GATEWAY_BODY, `x-trawl-upstream-status: ${opened.refusedWith}\r\n`),
+            );
+            return;
+          }
+          const { socket } = opened;
+          track(socket);
+          if (gone.signal.aborted) {
+            socket.destroy();
+            return;
+          }
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length > 0) socket.write(head);
+          pipeline(client, socket, () => undefined);
+          pipeline(socket, client, () => undefined);
+        },
+        (err: unknown) => {
+          if (isSsrfBlock(err)) {
+            counters.blocked++;
+            client.end(rawResponse('403 Forbidden', BLOCKED_BODY, 'x-trawl-blocked: ssrf\r\n'));
+          } else {
+            client.end(rawResponse('502 Bad Gateway', BAD_GATEWAY_BODY));
+          }
+        },
+      );
+    }
+
+    const server = createServer((req, res) => void forward(req, res));
+    server.on('connect', tunnel);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, listenHost, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-    if (upstream) track(upstream);
+    const { port } = server.address() as AddressInfo;
+    const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+    return {
+      url: `http://${urlHost}:${port}`,
+      close: async () => {
+        for (const socket of tunnelSockets) socket.destroy();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await route.close();
+      },
+    };
   }
 
-  const server = createServer((req, res) => void forward(req, res));
-  server.on('connect', tunnel);
-
-  const listenHost = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, listenHost, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  const upstreams = [...new Set(options.upstreams ?? [])];
+  const listeners: Listener[] = [];
+  try {
+    listeners.push(await listen(directRoute(policy)));
+    for (const upstream of upstreams) listeners.push(await listen(upstreamRoute(policy, upstream)));
+  } catch (err) {
+    await Promise.all(listeners.map((listener) => listener.close()));
+    throw err;
+  }
+  const chained = new Map(upstreams.map((upstream, i) => [upstream, listeners[i + 1]!.url]));
 
   return {
-    url: `http://${urlHost}:${port}`,
+    url: listeners[0]!.url,
+    urlFor: (upstream) => {
+      const url = chained.get(upstream);
+      if (!url) throw new Error('The guard proxy has no listener for this upstream proxy');
+      return url;
+    },
     stats: () => ({ ...counters }),
     close: async () => {
-      for (const socket of tunnelSockets) socket.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(listeners.map((listener) => listener.close()));
     },
   };
 }

@@ -5,6 +5,9 @@
  * being dialled at all, so "blocked" never reveals whether something listens there (no port
  * scanning through the scraper), and a name with both public and private records connects to a
  * public one.
+ *
+ * Through an upstream proxy the connected socket is the proxy's, so the check moves before the
+ * request: see checkProxiedTarget.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
@@ -66,4 +69,28 @@ export function peerViolation(socket: Socket, host: string, policy: AddressPolic
   const address = socket.remoteAddress;
   if (address !== undefined && policy(address)) return undefined;
   return ssrfBlockedError(host, address ?? 'unknown address');
+}
+
+/**
+ * The check for a request sent through an upstream proxy, which connects to the target itself:
+ * every address the target's name resolves to must be allowed, since the proxy may pick any of
+ * them. A name that does not resolve here fails as a DNS error (fail closed).
+ *
+ * Residual risk: the proxy resolves the name again, so an answer that changes in between (DNS
+ * rebinding) or differs on the proxy's network (split-horizon DNS) is not seen here, and the
+ * request reaches whatever the proxy can reach. Upstream proxies therefore belong outside the
+ * private network, or must refuse private targets themselves.
+ */
+export async function checkProxiedTarget(hostname: string, policy: AddressPolicy): Promise<void> {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) {
+    const refused = literalViolation(host, policy);
+    if (refused) throw refused;
+    return;
+  }
+  const addresses = await new Promise<{ address: string }[]>((done, fail) =>
+    resolve(host, (err, found) => (err ? fail(err) : done(found))),
+  );
+  const blocked = addresses.find((entry) => !policy(entry.address));
+  if (blocked || addresses.length === 0) throw ssrfBlockedError(host, blocked?.address ?? 'no address');
 }

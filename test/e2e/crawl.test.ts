@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../db/connect.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
+import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -203,7 +204,7 @@ describe('job lifecycle', () => {
     const res = await api('/v1/crawl', { body: { url: site.url('/docs/a'), maxDepth: 0, allowBackwardLinks: true, ignoreSitemap: true } });
     expect(res.status).toBe(200);
     expect(res.body.url).toContain('/v1/crawl/');
-    const job = await waitForTerminal(res.body.id);
+    const job = await waitForJobEnd(api, 'crawl', res.body.id);
     expect(job.data.map((d: any) => d.metadata.sourceURL)).toEqual([site.url('/docs/a')]);
   });
 
@@ -271,13 +272,4 @@ async function waitUntil(predicate: () => boolean, timeoutMs = 30_000) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-async function waitForTerminal(id: string, path = 'crawl') {
-  for (let i = 0; i < 600; i++) {
-    const res = await api(`/v2/${path}/${id}`);
-    if (res.body.status !== 'scraping') return res.body;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`job ${id} never finished`);
 }

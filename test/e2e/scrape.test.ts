@@ -150,16 +150,27 @@ describe('formats', () => {
     expect(res.body.data.links.length).toBeGreaterThan(3);
   });
 
-  it('takes screenshots in string and object form (PNG, JPEG with quality, full page)', async () => {
+  it('takes screenshots in string and object form (PNG, JPEG with quality, full page), served by URL', async () => {
+    // Stored by the service and linked; downloading needs no API key (the random name is the permission).
+    const download = async (url: string) => {
+      expect(url).toMatch(new RegExp(`^${apiUrl}/v2/media/[A-Za-z0-9_-]{43}\\.(png|jpg)$`));
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      return { type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
     const png = await scrape({ url: `${site.url}/article`, formats: ['screenshot'] });
     expect(png.status).toBe(200);
-    expect(png.body.data.screenshot).toMatch(/^data:image\/png;base64,iVBOR/);
+    const pngFile = await download(png.body.data.screenshot);
+    expect(pngFile.type).toBe('image/png');
+    expect(pngFile.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     const jpeg = await scrape({
       url: `${site.url}/article`,
       formats: [{ type: 'screenshot', fullPage: true, quality: 50, viewport: { width: 800, height: 600 } }],
     });
     expect(jpeg.status).toBe(200);
-    expect(jpeg.body.data.screenshot).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+    const jpegFile = await download(jpeg.body.data.screenshot);
+    expect(jpegFile.type).toBe('image/jpeg');
+    expect(jpegFile.bytes.subarray(0, 3).toString('hex')).toBe('ffd8ff');
   });
 });
 

@@ -11,14 +11,45 @@
  * the next caller's requests.
  */
 import { randomUUID } from 'node:crypto';
-import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  devices,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Frame,
+  type Page,
+} from 'playwright-core';
 import { z } from 'zod';
 import { PageError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
 import { BROWSER_MARKER_ENV, killChromium } from './chromium-processes.js';
 import { createPageSlots } from './page-slots.js';
 
-export type { Page, Response as PageResponse } from 'playwright-core';
+export type { Frame, Page, Response as PageResponse } from 'playwright-core';
+
+/** A request the content blocker is asked about. */
+export interface BlockableRequest {
+  url: string;
+  /** Playwright's resource type: `script`, `image`, `xhr`, `document` (a frame), ... */
+  resourceType: string;
+  /** The document that made the request, which decides first/third party and `$domain=` rules. */
+  documentUrl: string;
+}
+
+/**
+ * What `blockAds` turns on in a page's context (see scraper/ad-block/). Each part is optional:
+ * without filter lists there is nothing to match requests against, and cookie banners are still
+ * handled in the page.
+ */
+export interface ContentBlocker {
+  /** True to abort a request. Never asked about the main document. */
+  blocks?(request: BlockableRequest): boolean;
+  /** Runs in every frame before the page's own scripts. */
+  initScript?: string;
+  /** Exposed to the frames before `initScript` runs; the script talks to Node through it. */
+  binding?: { name: string; handle(frame: Frame, message: unknown): Promise<void> };
+}
 
 export interface BrowserPoolOptions {
   /**
@@ -54,6 +85,18 @@ export interface BrowserPoolOptions {
    * @default undefined (direct connections)
    */
   proxyServer?: string;
+  /**
+   * The local proxy that chains to an upstream proxy (PageOptions.proxy), e.g. the guard
+   * proxy's `urlFor`. Chromium takes one proxy per context, so each page gets the listener of
+   * the upstream picked for it, credentials staying outside the browser.
+   * @default undefined (pages asking for an upstream proxy fail)
+   */
+  proxyServerFor?: (upstream: string) => string;
+  /**
+   * Applied to pages opened with `blockAds`.
+   * @default undefined (nothing blocked)
+   */
+  contentBlocker?: ContentBlocker;
   /**
    * Receives launch, retirement and crash events.
    * @default undefined (no logging)
@@ -100,11 +143,17 @@ export interface PageOptions {
    */
   extraHTTPHeaders?: Record<string, string>;
   /**
-   * Return true to abort a request (ad and tracker blocking). Never consulted for the main
-   * navigation. Routing costs a round trip to Node per request, so it is only installed when set.
-   * @default undefined (nothing blocked)
+   * Upstream proxy (`http(s)://[user:pass@]host:port`) for every request of the page, reached
+   * through `proxyServerFor`.
+   * @default undefined (the pool's `proxyServer`)
    */
-  requestFilter?: (url: string, resourceType: string) => boolean;
+  proxy?: string;
+  /**
+   * Apply the pool's content blocker: ads, trackers and cookie banners. Routing costs a round
+   * trip to Node per request, so it is only installed when asked for.
+   * @default false
+   */
+  blockAds?: boolean;
   /**
    * Aborting it leaves the queue, or closes the page and makes `withPage` reject with the
    * signal's reason.
@@ -142,6 +191,8 @@ const optionsSchema = z.strictObject({
   idleCloseSecs: z.number().nonnegative().default(120),
   operationTimeoutMs: z.number().int().positive().default(15_000),
   proxyServer: z.url({ protocol: /^https?$/ }).optional(),
+  proxyServerFor: z.custom<(upstream: string) => string>((value) => typeof value === 'function').optional(),
+  contentBlocker: z.custom<ContentBlocker>().optional(),
   log: z.custom<Logger>().optional(),
 });
 
@@ -189,9 +240,11 @@ function desktopUserAgent(version: string): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
 }
 
-function contextOptionsFor(options: PageOptions, launched: Launched): BrowserContextOptions {
+function contextOptionsFor(options: PageOptions, launched: Launched, proxyServer: string | undefined): BrowserContextOptions {
   const device = options.mobile ? MOBILE_DEVICE : undefined;
   return {
+    // Playwright adds `<-loopback>` to the bypass list, so loopback targets are proxied too.
+    proxy: proxyServer === undefined ? undefined : { server: proxyServer },
     userAgent: options.userAgent ?? device?.userAgent ?? launched.desktopUserAgent,
     viewport: options.viewport ?? device?.viewport ?? DESKTOP_VIEWPORT,
     deviceScaleFactor: device?.deviceScaleFactor ?? 1,
@@ -208,11 +261,31 @@ function contextOptionsFor(options: PageOptions, launched: Launched): BrowserCon
   };
 }
 
-async function installRequestFilter(context: BrowserContext, filter: NonNullable<PageOptions['requestFilter']>): Promise<void> {
+/** The URL of the document a request came from: its frame's, or the nearest parent's while a frame is still blank. */
+function documentUrlOf(frame: Frame | null): string {
+  for (let current = frame; current; current = current.parentFrame()) {
+    const url = current.url();
+    if (url !== '' && url !== 'about:blank') return url;
+  }
+  return '';
+}
+
+async function installContentBlocker(context: BrowserContext, blocker: ContentBlocker): Promise<void> {
+  const { blocks, binding, initScript } = blocker;
+  if (binding) await context.exposeBinding(binding.name, ({ frame }, message: unknown) => binding.handle(frame, message));
+  if (initScript) await context.addInitScript({ content: initScript });
+  if (!blocks) return;
   await context.route('**/*', (route, request) => {
-    // Blocking the document itself would fail the scrape, whatever the filter thinks of its URL.
-    const mainNavigation = request.isNavigationRequest() && request.frame().parentFrame() === null;
-    const block = !mainNavigation && filter(request.url(), request.resourceType());
+    let frame: Frame | null = null;
+    try {
+      frame = request.frame();
+    } catch {
+      // Service worker requests have no frame; service workers are blocked in these contexts.
+    }
+    // Blocking the document itself would fail the scrape, whatever the lists think of its URL.
+    const mainNavigation = request.isNavigationRequest() && frame?.parentFrame() === null;
+    const block =
+      !mainNavigation && blocks({ url: request.url(), resourceType: request.resourceType(), documentUrl: documentUrlOf(frame) });
     return (block ? route.abort('blockedbyclient') : route.continue()).catch(noop);
   });
 }
@@ -290,6 +363,11 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   const backgroundCloses = new Set<Promise<void>>();
 
   const closedError = (): PageError => new PageError('SERVICE_UNAVAILABLE', 'The browser pool is closed');
+
+  function upstreamListener(upstream: string): string {
+    if (!opts.proxyServerFor) throw new PageError('SERVICE_UNAVAILABLE', 'This browser pool has no route to upstream proxies');
+    return opts.proxyServerFor(upstream);
+  }
 
   function retire(launched: Launched): void {
     launched.retired = true;
@@ -424,18 +502,19 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         log?.info({ marker: launched.marker, pages: launched.pagesStarted }, 'browser-pool: retiring browser');
         retire(launched);
       }
-      context = await bounded(launched.browser.newContext(contextOptionsFor(pageOptions, launched)), {
+      const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
+      context = await bounded(launched.browser.newContext(contextOptionsFor(pageOptions, launched, proxyServer)), {
         signal: pageSignal,
         timeoutMs: opts.operationTimeoutMs,
         what: 'creating a context',
         discard: (late) => void late.close().catch(noop),
       });
       openPages++;
-      if (pageOptions.requestFilter) {
-        await bounded(installRequestFilter(context, pageOptions.requestFilter), {
+      if (pageOptions.blockAds && opts.contentBlocker) {
+        await bounded(installContentBlocker(context, opts.contentBlocker), {
           signal: pageSignal,
           timeoutMs: opts.operationTimeoutMs,
-          what: 'installing the request filter',
+          what: 'installing the content blocker',
         });
       }
       // Closing the context disposes of a page that arrives late.

@@ -1,8 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrawlError } from '../../../lib/errors.js';
-import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from '../../../worker/browser/browser-pool.js';
+import {
+  createBrowserPool,
+  type BlockableRequest,
+  type BrowserPool,
+  type BrowserPoolOptions,
+} from '../../../worker/browser/browser-pool.js';
 import { findChromiumProcesses, type ChromiumProcess } from '../../../worker/browser/chromium-processes.js';
+import { startCountingProxy } from '../../helpers/counting-proxy.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 let site: FixtureServer;
@@ -140,10 +146,15 @@ describe('createBrowserPool', () => {
     });
   });
 
-  it('aborts requests the filter rejects, but never the main navigation', async () => {
-    await withPool({}, async (pool) => {
+  it('with blockAds, aborts requests the content blocker rejects, but never the main navigation', async () => {
+    const asked: BlockableRequest[] = [];
+    const blocks = (request: BlockableRequest): boolean => {
+      asked.push(request);
+      return request.url.includes('/ads/') || request.url.endsWith('/with-ads');
+    };
+    await withPool({ contentBlocker: { blocks } }, async (pool) => {
       const before = site.requests.length;
-      const status = await pool.withPage({ requestFilter: (url) => url.includes('/ads/') || url.endsWith('/with-ads') }, async (page) => {
+      const status = await pool.withPage({ blockAds: true }, async (page) => {
         const response = await page.goto(`${site.url}/with-ads`);
         return response?.status();
       });
@@ -152,6 +163,54 @@ describe('createBrowserPool', () => {
       expect(paths).toContain('/with-ads');
       expect(paths).toContain('/png');
       expect(paths.filter((p) => p.startsWith('/ads/'))).toEqual([]);
+      expect(asked.find((r) => r.url.endsWith('/ads/tracker.js'))).toMatchObject({
+        resourceType: 'script',
+        documentUrl: `${site.url}/with-ads`,
+      });
+
+      // Without blockAds the blocker is not consulted.
+      const unblocked = site.requests.length;
+      await pool.withPage({}, (page) => page.goto(`${site.url}/with-ads`));
+      expect(site.requests.slice(unblocked).map((r) => r.path)).toContain('/ads/tracker.js');
+    });
+  });
+
+  it('runs the content blocker script in every frame, talking back through its binding', async () => {
+    const messages: unknown[] = [];
+    const contentBlocker = {
+      binding: { name: 'trawlTestSend', handle: async (_frame: unknown, message: unknown) => void messages.push(message) },
+      initScript: 'window.trawlTestSend({ href: location.href });',
+    };
+    await withPool({ contentBlocker }, async (pool) => {
+      await pool.withPage({ blockAds: true }, (page) => page.goto(`${site.url}/plain`));
+    });
+    expect(messages).toContainEqual({ href: `${site.url}/plain` });
+  });
+
+  it('sends a page with an upstream `proxy` through the listener proxyServerFor names, loopback included', async () => {
+    const proxy = await startCountingProxy();
+    const asked: string[] = [];
+    try {
+      await withPool({ proxyServerFor: (upstream) => (asked.push(upstream), proxy.url) }, async (pool) => {
+        await pool.withPage({ proxy: 'http://upstream.example:3128' }, (page) => page.goto(`${site.url}/with-ads`));
+        // A page without one is not affected.
+        await visit(pool, '/plain');
+      });
+      expect(asked).toEqual(['http://upstream.example:3128']);
+      expect(proxy.requests).toEqual(
+        expect.arrayContaining([`${site.url}/with-ads`, `${site.url}/ads/banner.png`, `${site.url}/png`]),
+      );
+      expect(proxy.requests).not.toContain(`${site.url}/plain`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('fails a page asking for an upstream proxy when the pool has no route to one', async () => {
+    await withPool({}, async (pool) => {
+      const err = await pool.withPage({ proxy: 'http://upstream.example:3128' }, async () => undefined).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TrawlError);
+      expect(pool.stats().openPages).toBe(0);
     });
   });
 
