@@ -10,7 +10,9 @@ import { startMediaPurge } from './media-purge.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { role: 'api' });
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, {
+    onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
+  });
   // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.
   const connection = Connection.lazy({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });

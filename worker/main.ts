@@ -15,7 +15,9 @@ import { createWorker } from './create-worker.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { role: 'worker' });
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, {
+    onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
+  });
   // Before polling starts: a first parse of the filter lists takes seconds of CPU.
   const contentBlocker = await createContentBlocker({ ...config.adblock, log });
   // Every browser request goes through the guard proxy, so redirects and subresources get the
