@@ -9,6 +9,7 @@ import { webhookEventType, type DeliverWebhookInput, type WebhookPayload } from 
 import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { guardedDispatcher } from '../scraper/net/guarded-dispatcher.js';
 import type { ActivityDeps } from './deps.js';
+import { CONNECTION_HEADERS } from '../scraper/net/connection-headers.js';
 
 /** Firecrawl's per-delivery timeout for v1/v2 jobs; WEBHOOK_START_TO_CLOSE_TIMEOUT leaves room for it. */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -16,15 +17,6 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Receivers answer with a few bytes; past this much the connection is closed rather than drained. */
 const MAX_DRAINED_BYTES = 64 * 1024;
 
-/** Connection-level headers belong to undici (it rejects them); a user value would only break delivery. */
-const CONNECTION_HEADERS: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-  'content-length',
-]);
 
 /**
  * Non-2xx answers that say "try later". Any other (3xx, most 4xx) means the receiver understood

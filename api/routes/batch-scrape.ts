@@ -5,6 +5,7 @@ import { findTeamJob, lockJobFor, reopenJob } from '../../db/repositories/jobs.j
 import { clampPagesToCredits } from '../../lib/credits.js';
 import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import { pagesAddedSignal } from '../../workflows/messages.js';
+import type { BatchScrapeWorkflowInput } from '../../workflows/batch-scrape.js';
 import { batchScrapeWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../app.js';
 import { httpError } from '../errors.js';
@@ -46,6 +47,17 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
     assertScrapeOptionsSupported(scrapeOptions, deps.features);
     const { teamId, keyId } = authOf(res);
 
+    const workflowInput = (jobId: string): BatchScrapeWorkflowInput => ({
+      jobId,
+      teamId,
+      kind: 'batch_scrape',
+      scrapeOptions,
+      webhook,
+      maxConcurrency,
+      pagesPerRun: deps.config.crawl.pagesPerRun,
+      mediaBaseUrl: mediaBaseUrl(req, deps.config),
+    });
+
     const pages: { url: string; urlKey: string }[] = [];
     const invalidURLs: string[] = [];
     for (const raw of urls) {
@@ -78,18 +90,7 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
         taskQueue: deps.config.temporal.taskQueue,
         signal: pagesAddedSignal,
         signalArgs: [],
-        args: [
-          {
-            jobId,
-            teamId,
-            kind: 'batch_scrape',
-            scrapeOptions,
-            webhook,
-            maxConcurrency,
-            pagesPerRun: deps.config.crawl.pagesPerRun,
-            mediaBaseUrl: mediaBaseUrl(req, deps.config),
-          },
-        ],
+        args: [workflowInput(jobId)],
         typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
       });
     } else {
@@ -115,18 +116,7 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
         deps.temporal.workflow.start(batchScrapeWorkflow, {
           workflowId,
           taskQueue: deps.config.temporal.taskQueue,
-          args: [
-            {
-              jobId: id,
-              teamId,
-              kind: 'batch_scrape',
-              scrapeOptions,
-              webhook,
-              maxConcurrency,
-              pagesPerRun: deps.config.crawl.pagesPerRun,
-              mediaBaseUrl: mediaBaseUrl(req, deps.config),
-            },
-          ],
+          args: [workflowInput(id)],
           typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
         }),
       );

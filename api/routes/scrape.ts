@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { findDocument } from '../../db/repositories/documents.js';
-import { findTeamJob, insertJob, setJobStatus } from '../../db/repositories/jobs.js';
+import { findTeamJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { TrawlError } from '../../lib/errors.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
-import { JobKindAttribute, TeamIdAttribute } from '../../workflows/search-attributes.js';
 import type { AppDeps } from '../app.js';
 import { httpError } from '../errors.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
@@ -17,8 +16,7 @@ import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { DEADLINE_GRACE_MS, withDeadline, workflowFailure } from '../workflow-result.js';
 import { mediaBaseUrl } from './media.js';
-
-const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+import { insertRunningJob, jobSearchAttributes } from '../job-start.js';
 
 export function scrapeRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -74,17 +72,15 @@ export async function runScrape(
   const jobId = randomUUID();
   const deadline = Date.now() + options.timeout;
   const workflowId = `scrape-${jobId}`;
-  await insertJob(deps.db, {
-    id: jobId,
-    team_id: teamId,
+  await insertRunningJob(deps, {
+    jobId,
+    teamId,
     kind: 'scrape',
-    status: 'scraping',
     url,
-    options: JSON.stringify(options),
-    workflow_id: workflowId,
-    api_key_id: keyId,
-    updated_at: new Date(),
-    expires_at: new Date(Date.now() + JOB_RETENTION_MS),
+    options,
+    workflowId,
+    idempotencyKey: null,
+    apiKeyId: keyId,
   });
 
   let documentId: string;
@@ -105,10 +101,7 @@ export async function runScrape(
         },
       ],
       workflowExecutionTimeout: options.timeout + DEADLINE_GRACE_MS * 3,
-      typedSearchAttributes: [
-        { key: TeamIdAttribute, value: teamId },
-        { key: JobKindAttribute, value: 'scrape' },
-      ],
+      typedSearchAttributes: jobSearchAttributes(teamId, 'scrape'),
     });
     ({ documentId } = await withDeadline(
       handle.result(),

@@ -12,6 +12,7 @@ import { guardedDispatcher } from '../net/guarded-dispatcher.js';
 import { toPageError } from '../net/network-error.js';
 import type { FetchedPage, FetchRequest } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
+import { CONNECTION_HEADERS } from '../net/connection-headers.js';
 
 export interface HttpFetchOptions {
   /** Which addresses may be connected to. @default addressPolicyFor(req.network.allowPrivateNetwork) */
@@ -31,15 +32,6 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 const ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
 
-/** Connection and framing headers are undici's to set (it rejects some outright); a user value could only break things. */
-const CONNECTION_HEADERS: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-  'content-length',
-]);
 
 /** Sent to the host the user named only, as curl does, so a redirect cannot harvest them. */
 const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'cookie'];
