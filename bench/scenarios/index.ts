@@ -1,0 +1,34 @@
+/** Every bench scenario, in the order `npm run bench` runs them (quick ones first, the long crawl last). */
+import type { Scenario } from '../scenario.js';
+import { crawlComparison } from './crawl-comparison.js';
+import { markdownThroughput } from './markdown-throughput.js';
+import { memory } from './memory.js';
+import { scrapeLatency } from './scrape-latency.js';
+import { twoWorkers } from './two-workers.js';
+
+export const SCENARIOS: readonly Scenario[] = [
+  markdownThroughput,
+  scrapeLatency({ name: 'scrape-static', variant: 'static', defaultCalls: 200, overheadTargetMs: 15 }),
+  // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.
+  scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50 }),
+  crawlComparison({
+    name: 'static-crawl',
+    description:
+      'Static crawl through the public API (POST /v2/crawl, GET /v2/crawl/{id} polled every 200 ms until completed) against Crawlee CheerioCrawler in its own process doing fetch, turndown and enqueueLinks.',
+    variant: 'static',
+    peer: 'cheerio',
+    defaultPages: 2_000,
+    concurrency: 10,
+  }),
+  crawlComparison({
+    name: 'js-crawl',
+    description:
+      'JavaScript crawl (the js variant: content rendered by a script) through the public API against Crawlee PlaywrightCrawler with the same Chromium and flags, rendering, page.content(), turndown and enqueueLinks. Concurrency 4: a worker renders 4 pages at once (BROWSER_PAGES_PER_WORKER).',
+    variant: 'js',
+    peer: 'playwright',
+    defaultPages: 300,
+    concurrency: 4,
+  }),
+  twoWorkers,
+  memory,
+];

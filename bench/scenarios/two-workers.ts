@@ -1,0 +1,70 @@
+/**
+ * JavaScript crawl with one worker, then with a second worker added to the same stack: does a
+ * second worker process (and its own Chromium) add throughput on this machine? The split of the
+ * pages between the workers is read from the crawl's Temporal history (which worker started each
+ * crawlPage activity).
+ */
+import { loadavg } from 'node:os';
+import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
+import { startBenchSite } from '../site/server.js';
+import { startBenchStack } from '../trawl/bench-stack.js';
+import { timedCrawl } from '../trawl/timed-crawl.js';
+import { historyStats } from '../trawl/workflow-history.js';
+
+const DEFAULT_PAGES = 300;
+/** Twice a worker's browser pages (BROWSER_PAGES_PER_WORKER, 4), so two workers can both be full. */
+const CONCURRENCY = 8;
+
+export const twoWorkers: Scenario = {
+  name: 'two-workers',
+  description: `JavaScript crawl (the js variant) through the API with one worker, then with a second worker process added to the same stack; maxConcurrency ${CONCURRENCY} (each worker renders up to 4 pages at once). The split of pages between the workers comes from the Temporal history.`,
+  run,
+};
+
+async function run(settings: BenchSettings): Promise<ScenarioResult> {
+  const { log } = settings;
+  const pages = settings.pages ?? DEFAULT_PAGES;
+  const site = await startBenchSite({ pages, prerender: ['js'] });
+  const bench = await startBenchStack();
+  const startUrl = site.url('js', 0);
+  const rates: Record<'one' | 'two', number[]> = { one: [], two: [] };
+  const label = { one: 'one worker', two: 'two workers' };
+  const notes: string[] = [];
+  const loads: number[] = [];
+  try {
+    await timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: CONCURRENCY });
+    for (const config of ['one', 'two'] as const) {
+      if (config === 'two') {
+        await bench.stack.startWorker();
+        // The new worker's JIT and browser, as the warm-up did for the first.
+        await timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: CONCURRENCY });
+      }
+      for (let i = 0; i < settings.runs; i++) {
+        loads.push(loadavg()[0]!);
+        const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: CONCURRENCY });
+        rates[config].push(crawl.pages / crawl.seconds);
+        const history = await historyStats(bench.temporal, crawl.workflowId);
+        const split = [...history.pagesByWorker.values()].join(' + ');
+        log(`  ${label[config]}, run ${i + 1}: ${crawl.pages} pages in ${crawl.seconds.toFixed(1)} s (pages per worker: ${split})`);
+        if (i === settings.runs - 1) notes.push(`pages per worker, last run with ${label[config]}: ${split}`);
+      }
+    }
+  } catch (err) {
+    log(bench.tail());
+    throw err;
+  } finally {
+    await bench.stop();
+    await site.close();
+  }
+  notes.push(
+    `${pages} pages per crawl, maxConcurrency ${CONCURRENCY}; 1-min load average at run starts ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+  );
+  return {
+    rows: [
+      { metric: 'one worker', unit: 'pages/s', values: rates.one },
+      { metric: 'two workers', unit: 'pages/s', values: rates.two },
+      { metric: 'two ÷ one', unit: '×', values: rates.two.map((r, i) => r / rates.one[i]!) },
+    ],
+    notes,
+  };
+}
