@@ -196,7 +196,8 @@ const optionsSchema = z.strictObject({
   log: z.custom<Logger>().optional(),
 });
 
-const CHROMIUM_ARGS = [
+/** Launch flags; the benchmark peer uses the same ones so both sides render with one browser. */
+export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -411,7 +412,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       browser = await chromium.launch({
         executablePath: opts.executablePath,
         headless: true,
-        args,
+        args: [...args],
         env: { ...process.env, [BROWSER_MARKER_ENV]: marker },
         timeout: opts.operationTimeoutMs,
         // The worker shuts down gracefully on signals and then calls close(); Playwright must not
