@@ -54,13 +54,6 @@ function cmdline(pid: number): string {
   }
 }
 
-/** The pid of this process's child whose command line has `entry` as an argument. */
-export function childRunning(entry: string): number {
-  const child = listProcesses().find((p) => p.ppid === process.pid && cmdline(p.pid).split(' ').includes(entry));
-  if (!child) throw new Error(`no child process of ${process.pid} runs ${entry}`);
-  return child.pid;
-}
-
 /** Chromium processes below `rootPid` (browser, zygotes, renderers, GPU and utility processes). */
 export function chromiumBelow(rootPid: number): ProcessEntry[] {
   return descendantsOf(rootPid, listProcesses()).filter((p) => cmdline(p.pid).includes('chromium'));

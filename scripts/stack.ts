@@ -68,6 +68,8 @@ export interface Stack {
   readonly apiUrl: string;
   readonly temporalAddress: string;
   readonly uiUrl?: string;
+  /** The API process, while it runs (benchmarks read its memory). */
+  readonly apiPid: number | undefined;
   /** The workers currently running. */
   readonly workers: readonly StackWorker[];
   /** Starts one more worker and resolves once it polls its task queue. */
@@ -156,6 +158,10 @@ class LocalStack implements Stack {
     const workers = Array.from({ length: workerCount }, () => (signal: AbortSignal) => this.spawnWorker(signal));
     await allOrAbort([(signal) => this.startApi(signal), ...workers], this.options.signal);
     this.started = true;
+  }
+
+  get apiPid(): number | undefined {
+    return this.api?.pid;
   }
 
   startWorker(): Promise<StackWorker> {

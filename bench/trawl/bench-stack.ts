@@ -14,7 +14,6 @@ import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { dropDatabase, testDatabaseUrl } from '../../test/helpers/test-db.js';
-import { childRunning } from '../process-stats.js';
 
 const BENCH_ENV = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -84,7 +83,10 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     apiUrl: stack.apiUrl,
     apiKey,
     temporal: new Client({ connection }),
-    apiPid: () => childRunning('api/server.ts'),
+    apiPid: () => {
+      if (stack.apiPid === undefined) throw new Error('the API process is not running');
+      return stack.apiPid;
+    },
     tail: (count = 60) => lines.slice(-count).join('\n'),
     stop: async () => {
       await connection.close();
