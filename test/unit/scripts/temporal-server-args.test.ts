@@ -9,7 +9,9 @@ function valuesOf(args: string[], flag: string): string[] {
 describe('buildTemporalServerArgs', () => {
   const base = { cliPath: '/bin/temporal', port: 7233, dataDir: '/data' };
 
-  it('binds to loopback with persistence, search attributes and eager activities', () => {
+  const FAST_QUEUES = ['history.transferProcessorMaxPollRPS=10000', 'history.timerProcessorMaxPollRPS=10000'];
+
+  it('binds to loopback with persistence, search attributes, eager activities and unthrottled task queues', () => {
     const args = buildTemporalServerArgs({ ...base, uiPort: 8233 });
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
     expect(valuesOf(args, '--ip')).toEqual(['127.0.0.1']);
@@ -19,7 +21,7 @@ describe('buildTemporalServerArgs', () => {
     expect(valuesOf(args, '--db-filename')).toEqual(['/data/temporal.db']);
     expect(valuesOf(args, '--sqlite-pragma')).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
     expect(valuesOf(args, '--search-attribute')).toEqual(['TeamId=Keyword', 'JobKind=Keyword']);
-    expect(valuesOf(args, '--dynamic-config-value')).toEqual(['system.enableActivityEagerExecution=true']);
+    expect(valuesOf(args, '--dynamic-config-value')).toEqual(['system.enableActivityEagerExecution=true', ...FAST_QUEUES]);
     expect(valuesOf(args, '--log-level')).toEqual(['warn']);
   });
 
@@ -38,6 +40,7 @@ describe('buildTemporalServerArgs', () => {
     expect(valuesOf(args, '--ip')).toEqual(['0.0.0.0']);
     expect(valuesOf(args, '--dynamic-config-value')).toEqual([
       'system.enableActivityEagerExecution=true',
+      ...FAST_QUEUES,
       'limit.historyCount.suggestContinueAsNew=20',
       'activity.longPollTimeout="5000ms"',
     ]);
@@ -45,6 +48,6 @@ describe('buildTemporalServerArgs', () => {
 
   it('lets the caller override a default dynamic config value', () => {
     const args = buildTemporalServerArgs({ ...base, dynamicConfig: { 'system.enableActivityEagerExecution': false } });
-    expect(valuesOf(args, '--dynamic-config-value')).toEqual(['system.enableActivityEagerExecution=false']);
+    expect(valuesOf(args, '--dynamic-config-value')).toEqual(['system.enableActivityEagerExecution=false', ...FAST_QUEUES]);
   });
 });
