@@ -10,7 +10,7 @@
  * It never mutates the tree. It returns the chosen subtrees plus the nodes to leave out of them,
  * so the caller can fall back to another selection without parsing again.
  */
-import { isElement, isTag, isText, textContent, type AnyNode, type Element, type ParentNode } from './dom.js';
+import { isElement, isTag, isText, isVisibleChar, textContent, visibleTextLength, type AnyNode, type Element, type ParentNode } from './dom.js';
 
 export interface ScoringFlags {
   /** Drop elements whose class/id/role say they are navigation, comments, sidebars... */
@@ -26,6 +26,10 @@ export interface ScoredContent {
   roots: Element[];
   /** Nodes inside `roots` to leave out. Includes the `skip` set passed in. */
   skip: Set<AnyNode>;
+  /** Visible characters (`visibleTextLength`) of the content: `roots` less `skip`. */
+  length: number;
+  /** Visible characters of the whole page: the root less the `skip` passed in. */
+  pageLength: number;
 }
 
 const UNLIKELY =
@@ -83,6 +87,8 @@ const MIN_SHARED_TOP_CANDIDATES = 3;
 /** Per-element numbers gathered bottom-up, over the parts of the subtree that were not dropped. */
 class Stats {
   text = 0;
+  /** As `visibleTextLength` counts: what the selection needs, gathered in the same scan. */
+  visible = 0;
   links = 0;
   commas = 0;
   p = 0;
@@ -97,6 +103,7 @@ class Stats {
 
   add(o: Stats): void {
     this.text += o.text;
+    this.visible += o.visible;
     this.links += o.links;
     this.commas += o.commas;
     this.p += o.p;
@@ -159,21 +166,34 @@ class Scorer {
   ) {}
 
   run(): ScoredContent | undefined {
-    this.gatherStats();
+    const page = this.gatherStats();
     for (const { from, score } of this.paragraphs) this.propagate(from, score);
     const top = this.chooseTopCandidate();
     if (!top) return undefined;
     const roots = this.collectSiblings(top);
     const skip = new Set<AnyNode>(this.skip);
     for (const node of this.dropped) skip.add(node);
-    this.clean(roots, skip);
-    return { roots, skip };
+    const cleaned = this.clean(roots, skip);
+    // Cleaned elements are disjoint subtrees of the roots (a cleaned root cancels itself out).
+    let length = 0;
+    for (const root of roots) length += this.visible(root);
+    for (const el of cleaned) length -= this.visible(el);
+    // Dropped elements are disjoint subtrees the statistics never entered.
+    let pageLength = page.visible;
+    for (const node of this.dropped) pageLength += visibleTextLength([node], this.skip);
+    return { roots, skip, length, pageLength };
+  }
+
+  private visible(el: Element): number {
+    return this.stats.get(el)?.visible ?? 0;
   }
 
   // --- Pass 1: statistics and paragraph scores ---
 
-  private gatherStats(): void {
-    const stack: Frame[] = [this.frame(this.root)];
+  /** Returns the statistics of the whole root. */
+  private gatherStats(): Stats {
+    const root = this.frame(this.root);
+    const stack: Frame[] = [root];
     let inTableOrCode = 0;
     while (stack.length > 0) {
       const frame = stack[stack.length - 1] as Frame;
@@ -194,6 +214,7 @@ class Scorer {
         parent.runCommas += frame.stats.commas;
       }
     }
+    return root.stats;
   }
 
   private frame(el: ParentNode): Frame {
@@ -216,13 +237,7 @@ class Scorer {
     while (frame.next < children.length) {
       const child = children[frame.next++] as AnyNode;
       if (isText(child)) {
-        const [length, commas] = measure(child.data);
-        if (length === 0) continue;
-        frame.stats.text += length;
-        frame.stats.commas += commas;
-        frame.runText += length;
-        frame.runCommas += commas;
-        frame.hasDirectText ||= /\S/.test(child.data);
+        addText(frame, child.data);
         continue;
       }
       if (!isTag(child) || this.skip.has(child)) continue;
@@ -249,7 +264,7 @@ class Scorer {
     if (CHROME_TAGS.has(el.name)) return true;
     if (!this.flags.stripUnlikely) return false;
     if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
-    if (el.name === 'body' || el.name === 'a') return false;
+    if (el.name === 'body' || el.name === 'a' || !hasClassOrId(el)) return false;
     const match = classAndId(el);
     if (AD_TOKEN.test(match)) return true;
     // Code is almost never boilerplate: keep a block that holds some even if its class looks unlikely.
@@ -444,7 +459,9 @@ class Scorer {
 
   // --- Pass 3: clean the chosen content ---
 
-  private clean(roots: Element[], skip: Set<AnyNode>): void {
+  /** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
+  private clean(roots: Element[], skip: Set<AnyNode>): Element[] {
+    const cleaned: Element[] = [];
     const rootSet = new Set(roots);
     const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
     const IN_CODE = 1;
@@ -455,6 +472,7 @@ class Scorer {
       if (skip.has(el)) continue;
       if (this.shouldClean(el, rootSet.has(el), context, IN_CODE, IN_DATA_TABLE, IN_FIGURE)) {
         skip.add(el);
+        cleaned.push(el);
         continue;
       }
       let childContext = context;
@@ -466,6 +484,7 @@ class Scorer {
         if (isTag(child)) stack.push([child, childContext]);
       }
     }
+    return cleaned;
   }
 
   private shouldClean(
@@ -480,7 +499,7 @@ class Scorer {
     if (CLEAN_TAGS.has(el.name)) return true;
     const stats = this.stats.get(el);
     if (!stats) return false;
-    if (!isRoot) {
+    if (!isRoot && hasClassOrId(el)) {
       const match = classAndId(el);
       if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
     }
@@ -570,6 +589,11 @@ function computeIsDataTable(table: Element): boolean {
   return rows >= 10 || columns > 4 || rows * columns > 10;
 }
 
+/** Without either, the class and id patterns have nothing to match: most elements skip them. */
+function hasClassOrId(el: Element): boolean {
+  return Boolean(el.attribs.class || el.attribs.id);
+}
+
 function classAndId(el: Element): string {
   return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
 }
@@ -585,26 +609,43 @@ function containsTag(el: Element, name: string): boolean {
   return false;
 }
 
-/** Length with whitespace runs counted once, and the commas (Latin, Arabic, CJK...), in one scan. */
-function measure(text: string): [number, number] {
+/** The commas other than U+002C. */
+function isComma(c: number): boolean {
+  return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c;
+}
+
+/**
+ * Counts a text child into its parent's frame: its length with whitespace runs counted once, its
+ * visible characters and its commas (Latin, Arabic, CJK...), in one scan and without allocating
+ * (this runs per text node).
+ */
+function addText(frame: Frame, text: string): void {
   let length = 0;
   let commas = 0;
+  let visible = 0;
   let inSpace = true;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
+    // Tested in the order that takes the fewest comparisons for the usual character, a visible one.
+    if (isVisibleChar(c)) {
+      visible++;
+      inSpace = false;
+      length++;
+      if (c === 0x2c || (c >= 0x60c && isComma(c))) commas++;
+    } else if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
       if (!inSpace) length++;
       inSpace = true;
-      continue;
-    }
-    inSpace = false;
-    length++;
-    if (
-      c === 0x2c || c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 ||
-      c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c
-    ) {
-      commas++;
+    } else {
+      // Other control characters: not visible, but not a space either.
+      inSpace = false;
+      length++;
     }
   }
-  return [length, commas];
+  frame.stats.visible += visible;
+  if (length === 0) return;
+  frame.stats.text += length;
+  frame.stats.commas += commas;
+  frame.runText += length;
+  frame.runCommas += commas;
+  frame.hasDirectText ||= /\S/.test(text);
 }

@@ -59,6 +59,28 @@ export function textContent(node: AnyNode): string {
   return out;
 }
 
+/** Characters that reach the output as something other than whitespace. */
+export function isVisibleChar(code: number): boolean {
+  return code > 32 && code !== 160;
+}
+
+/** Visible characters of the text under `roots`, leaving out `skip` subtrees. Order does not matter to a count. */
+export function visibleTextLength(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>): number {
+  let length = 0;
+  const stack = roots.slice();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (isText(node)) {
+      const { data } = node;
+      for (let i = 0; i < data.length; i++) if (isVisibleChar(data.charCodeAt(i))) length++;
+    } else if (isTag(node) && !skip.has(node)) {
+      const { children } = node;
+      for (let i = 0; i < children.length; i++) stack.push(children[i] as AnyNode);
+    }
+  }
+  return length;
+}
+
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }

@@ -10,50 +10,44 @@ const VOID = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]);
 
-/**
- * `maxDepth`: elements nested deeper are written as their text only. Broken pages can nest
- * thousands of unclosed tags, and a consumer that recurses per element (turndown) would overflow
- * the stack on them.
- */
-export function toHtml(
-  roots: readonly AnyNode[],
-  skip: ReadonlySet<AnyNode>,
-  resolve: UrlResolver,
-  maxDepth = Number.POSITIVE_INFINITY,
-): string {
+export function toHtml(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>, resolve: UrlResolver): string {
   let out = '';
-  let depth = 0;
   // Closing tags sit on the stack as strings, so deep nesting needs no recursion.
   const stack: Array<AnyNode | string> = [...roots].reverse();
   while (stack.length > 0) {
     const item = stack.pop() as AnyNode | string;
     if (typeof item === 'string') {
       out += item;
-      depth--;
     } else if (isText(item)) {
       out += escapeText(item.data);
     } else if (isTag(item) && !skip.has(item)) {
-      const flattened = depth >= maxDepth;
-      if (!flattened) out += openTag(item, resolve);
+      out += openTag(item, resolve);
       if (VOID.has(item.name)) continue;
-      depth++;
-      stack.push(flattened ? '' : `</${item.name}>`);
+      stack.push(`</${item.name}>`);
       for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i] as AnyNode);
     }
   }
   return out;
 }
 
+/**
+ * The attributes an element is output with: `el.attribs` itself when nothing changes, so callers
+ * must not mutate the result.
+ */
+export function outputAttributes(el: Element, resolve: UrlResolver): Readonly<Record<string, string>> {
+  const { attribs } = el;
+  if (el.name === 'a' && attribs.href) return { ...attribs, href: resolve(attribs.href) ?? attribs.href };
+  if (el.name !== 'img') return attribs;
+  const copy = { ...attribs };
+  const src = imageSource(el);
+  if (src) copy.src = src.startsWith('data:') ? src : (resolve(src) ?? src);
+  if (copy.srcset) copy.srcset = absoluteSrcset(copy.srcset, resolve);
+  return copy;
+}
+
 function openTag(el: Element, resolve: UrlResolver): string {
-  const attribs = { ...el.attribs };
-  if (el.name === 'a' && attribs.href) attribs.href = resolve(attribs.href) ?? attribs.href;
-  if (el.name === 'img') {
-    const src = imageSource(el);
-    if (src) attribs.src = src.startsWith('data:') ? src : (resolve(src) ?? src);
-    if (attribs.srcset) attribs.srcset = absoluteSrcset(attribs.srcset, resolve);
-  }
   let tag = `<${el.name}`;
-  for (const [name, value] of Object.entries(attribs)) tag += ` ${name}="${escapeAttribute(value)}"`;
+  for (const [name, value] of Object.entries(outputAttributes(el, resolve))) tag += ` ${name}="${escapeAttribute(value)}"`;
   return `${tag}>`;
 }
 

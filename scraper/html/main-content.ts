@@ -13,8 +13,8 @@
 import { selectAll, selectOne } from 'css-select';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { TransformOptions } from '../types.js';
-import { scoreMainContent, type ScoringFlags } from './content-scoring.js';
-import { findElement, isTag, isText, textContent, walkElements } from './dom.js';
+import { scoreMainContent, type ScoredContent, type ScoringFlags } from './content-scoring.js';
+import { findElement, isTag, textContent, visibleTextLength, walkElements } from './dom.js';
 import type { AnyNode, Document, Element, ParentNode } from './dom.js';
 
 export interface ContentSelection {
@@ -75,15 +75,16 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   const whole: AnyNode[] = isTag(container) ? [container] : [...container.children];
   if (!options.onlyMainContent) return { roots: whole, skip };
 
-  const visible = textLength(whole, skip);
-  let best: { roots: Element[]; skip: Set<AnyNode>; length: number } | undefined;
+  // The scorer counts visible text as it walks the page, so nothing here scans the text again.
+  let best: ScoredContent | undefined;
   for (const flags of ATTEMPTS) {
     const scored = scoreMainContent(container, skip, flags);
     if (!scored) continue;
-    const length = textLength(scored.roots, scored.skip);
-    if (!best || length > best.length) best = { ...scored, length };
-    if (length >= ENOUGH_TEXT) break;
+    if (!best || scored.length > best.length) best = scored;
+    if (scored.length >= ENOUGH_TEXT) break;
   }
+  // A sibling combinator in excludeTags can match the container itself: then nothing is visible.
+  const visible = best === undefined || skip.has(container) ? 0 : best.pageLength;
   const trusted =
     best !== undefined &&
     best.length >= visible * MIN_SHARE &&
@@ -96,7 +97,7 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   for (const el of selectAll<AnyNode, Element>(BLOCKLIST, container)) {
     if (!selectOne<AnyNode, Element>(FORCE_INCLUDE, el.children)) blockSkip.add(el);
   }
-  if (textLength(whole, blockSkip) > 0) return { roots: whole, skip: blockSkip, warning: FALLBACK_WARNING };
+  if (visibleTextLength(whole, blockSkip) > 0) return { roots: whole, skip: blockSkip, warning: FALLBACK_WARNING };
   return { roots: whole, skip, warning: FALLBACK_WARNING };
 }
 
@@ -135,25 +136,6 @@ function includedRoots(container: ParentNode, matched: Set<Element>, skip: Reado
     return false;
   });
   return roots;
-}
-
-/** Non-whitespace characters that would reach the output. */
-function textLength(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>): number {
-  let length = 0;
-  const stack: AnyNode[] = [...roots];
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (isText(node)) {
-      const { data } = node;
-      for (let i = 0; i < data.length; i++) {
-        const c = data.charCodeAt(i);
-        if (c > 32 && c !== 160) length++;
-      }
-    } else if (isTag(node) && !skip.has(node)) {
-      stack.push(...node.children);
-    }
-  }
-  return length;
 }
 
 /**

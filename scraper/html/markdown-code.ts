@@ -4,6 +4,7 @@
  * `language-x`, and takes `textContent`, which keeps line-number gutters and copy-button labels.
  */
 import type TurndownService from 'turndown';
+import { addRule, ELEMENT_NODE, TEXT_NODE, type DomElement, type DomNode } from './turndown-dom.js';
 
 const LANGUAGE = /(?:^|\s)(?:language|lang)-([\w#+.-]+)/i;
 const GUTTER =
@@ -20,43 +21,42 @@ export function fencedCodeBlock(code: string, language = ''): string {
 }
 
 export function codeBlocks(service: TurndownService): void {
-  service.addRule('codeBlock', {
+  addRule(service, 'codeBlock', {
     filter: 'pre',
     replacement: (_content, pre) => {
-      // The HTML parser already dropped the newline right after `<pre>`, as browsers do.
+      // The tree has no newline right after `<pre>`: a parser drops it, as browsers do (turndown-tree.ts).
       const code = preformattedText(pre).replace(/\n+$/, '');
       return code.trim() ? `\n\n${fencedCodeBlock(code, codeLanguage(pre))}\n\n` : '';
     },
   });
 }
 
-function codeLanguage(pre: HTMLElement): string {
+function codeLanguage(pre: DomElement): string {
   const fromPre = LANGUAGE.exec(pre.className);
   if (fromPre) return fromPre[1] as string;
-  const code = [...pre.childNodes].find((child) => child.nodeName === 'CODE');
-  const fromCode = code ? LANGUAGE.exec((code as Element).className) : null;
+  const code = pre.childNodes.find((child) => child.nodeName === 'CODE');
+  const fromCode = code?.nodeType === ELEMENT_NODE ? LANGUAGE.exec(code.className) : null;
   return fromCode?.[1] ?? pre.getAttribute('data-lang') ?? pre.getAttribute('data-language') ?? '';
 }
 
 /** Raw text of a `<pre>`: gutters and buttons left out, line-per-element markup given its newlines. */
-function preformattedText(pre: HTMLElement): string {
+function preformattedText(pre: DomElement): string {
   let out = '';
-  const stack: Node[] = [...pre.childNodes].reverse();
+  const stack: DomNode[] = [...pre.childNodes].reverse();
   while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.nodeType === node.TEXT_NODE) {
-      out += (node as Text).data;
+    const node = stack.pop() as DomNode;
+    if (node.nodeType === TEXT_NODE) {
+      out += node.data;
       continue;
     }
-    if (node.nodeType !== node.ELEMENT_NODE) continue;
-    const el = node as Element;
-    if (el.nodeName === 'BUTTON' || GUTTER.test(el.getAttribute('class') ?? '')) continue;
-    if (el.nodeName === 'BR') {
+    if (node.nodeName === 'BUTTON' || GUTTER.test(node.className)) continue;
+    if (node.nodeName === 'BR') {
       out += '\n';
       continue;
     }
-    if (LINE_ELEMENTS.has(el.nodeName) && out !== '' && !out.endsWith('\n')) out += '\n';
-    for (let i = el.childNodes.length - 1; i >= 0; i--) stack.push(el.childNodes[i] as Node);
+    if (LINE_ELEMENTS.has(node.nodeName) && out !== '' && !out.endsWith('\n')) out += '\n';
+    const { childNodes } = node;
+    for (let i = childNodes.length - 1; i >= 0; i--) stack.push(childNodes[i] as DomNode);
   }
   return out;
 }

@@ -11,17 +11,18 @@
  */
 import type TurndownService from 'turndown';
 import { collapseWhitespace } from './dom.js';
+import { addRule, ELEMENT_NODE, TEXT_NODE, type DomElement, type DomNode } from './turndown-dom.js';
 
 interface Grid {
   width: number;
   /** The first row with cells. */
-  header: Element | undefined;
+  header: DomElement | undefined;
   /** Separator cells of the header row, by column. */
   align: string[];
   /** Empty cells before a cell: the columns a rowspan from above still covers. */
-  gapBefore: Map<Element, number>;
+  gapBefore: Map<DomElement, number>;
   /** The column a row's own cells end at; the rest of the width is padding. */
-  rowEnd: Map<Element, number>;
+  rowEnd: Map<DomElement, number>;
   caption: string;
 }
 
@@ -30,14 +31,14 @@ const TABLE_PARTS = new Set(['TABLE', 'CAPTION', 'THEAD', 'TBODY', 'TFOOT', 'TR'
 const EMPTY_CELL = '  |';
 
 /** Per conversion: turndown builds a new DOM each time, so entries go with it. `null`: a layout table. */
-const grids = new WeakMap<Element, Grid | null>();
+const grids = new WeakMap<DomElement, Grid | null>();
 
 /**
  * One rule for every table part, so the other elements pay a single filter check: turndown tries
  * each rule's filter on each element until one matches.
  */
 export function tables(service: TurndownService): void {
-  service.addRule('tables', {
+  addRule(service, 'tables', {
     filter: (node) => TABLE_PARTS.has(node.nodeName),
     replacement: (content, node) => {
       const grid = gridOf(node);
@@ -65,14 +66,14 @@ export function tables(service: TurndownService): void {
   });
 }
 
-function tableRow(content: string, tr: Element, grid: Grid): string {
+function tableRow(content: string, tr: DomElement, grid: Grid): string {
   const line = `\n|${content}${EMPTY_CELL.repeat(grid.width - (grid.rowEnd.get(tr) ?? 0))}`;
   if (tr !== grid.header) return line;
   return `${line}\n|${Array.from({ length: grid.width }, (_, i) => ` ${grid.align[i] ?? '---'} |`).join('')}`;
 }
 
 /** Whether `node` sits in a cell of a data table, where content is one line of inline Markdown. */
-export function isInDataTableCell(node: Node): boolean {
+export function isInDataTableCell(node: DomElement): boolean {
   for (let el = node.parentElement; el; el = el.parentElement) {
     if (el.nodeName === 'TD' || el.nodeName === 'TH') return gridOf(el) !== undefined;
   }
@@ -80,7 +81,7 @@ export function isInDataTableCell(node: Node): boolean {
 }
 
 /** The grid of the table `node` is or belongs to; undefined for a layout table. */
-function gridOf(node: Element): Grid | undefined {
+function gridOf(node: DomElement): Grid | undefined {
   const table = tableOf(node);
   if (!table) return undefined;
   let grid = grids.get(table);
@@ -92,22 +93,22 @@ function gridOf(node: Element): Grid | undefined {
 }
 
 /** A cell is three levels below its table at most: cell, row, section. */
-function tableOf(node: Element): Element | undefined {
-  let el: Element | null = node;
+function tableOf(node: DomElement): DomElement | undefined {
+  let el: DomElement | null = node;
   for (let i = 0; el && i < 4; i++, el = el.parentElement) if (el.nodeName === 'TABLE') return el;
   return undefined;
 }
 
-function isLayoutTable(table: Element): boolean {
+function isLayoutTable(table: DomElement): boolean {
   const role = table.getAttribute('role');
   if (role === 'presentation' || role === 'none') return true;
   let cells = 0;
   let content = false;
-  const stack: Node[] = [...table.childNodes];
+  const stack: DomNode[] = [...table.childNodes];
   while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.nodeType === node.TEXT_NODE) {
-      content ||= /\S/.test((node as Text).data);
+    const node = stack.pop() as DomNode;
+    if (node.nodeType === TEXT_NODE) {
+      content ||= /\S/.test(node.data);
       continue;
     }
     const name = node.nodeName;
@@ -119,7 +120,7 @@ function isLayoutTable(table: Element): boolean {
   return cells <= 1 || !content;
 }
 
-function layOut(table: Element): Grid {
+function layOut(table: DomElement): Grid {
   const grid: Grid = { width: 0, header: undefined, align: [], gapBefore: new Map(), rowEnd: new Map(), caption: '' };
   /** Per column, how many more rows a rowspan from above covers. */
   const carried: number[] = [];
@@ -151,8 +152,8 @@ function uncovered(carried: number[], column: number): number {
   return i;
 }
 
-function rowsOf(table: Element): Element[] {
-  const rows: Element[] = [];
+function rowsOf(table: DomElement): DomElement[] {
+  const rows: DomElement[] = [];
   for (const child of childElements(table, 'TR', 'THEAD', 'TBODY', 'TFOOT')) {
     if (child.nodeName === 'TR') rows.push(child);
     else rows.push(...childElements(child, 'TR'));
@@ -160,14 +161,14 @@ function rowsOf(table: Element): Element[] {
   return rows;
 }
 
-/** `childNodes`, not `children`: domino builds a live collection for the latter. */
-function childElements(parent: Element, ...names: string[]): Element[] {
-  const found: Element[] = [];
-  for (const child of parent.childNodes) if (names.includes(child.nodeName)) found.push(child as Element);
+/** By `childNodes`, as the rules read the DOM: the markdown tests also run them on domino's, whose `children` is no array. */
+function childElements(parent: DomElement, ...names: string[]): DomElement[] {
+  const found: DomElement[] = [];
+  for (const child of parent.childNodes) if (child.nodeType === ELEMENT_NODE && names.includes(child.nodeName)) found.push(child);
   return found;
 }
 
-function span(cell: Element, attribute: string, max: number): number {
+function span(cell: DomElement, attribute: string, max: number): number {
   const n = Number.parseInt(cell.getAttribute(attribute) ?? '', 10);
   return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
 }

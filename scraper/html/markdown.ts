@@ -1,7 +1,8 @@
 /**
- * The `markdown` format: the selected content serialised to HTML (absolute URLs, left-out nodes
- * removed), then converted by turndown. Only the selection reaches turndown, so navigation and
- * other chrome cost nothing there.
+ * The `markdown` format: the selected content converted by turndown. Turndown is handed the
+ * selection as a small purpose-built DOM (turndown-tree.ts) rather than as serialised HTML it would
+ * parse again: only the selection reaches turndown, so navigation and other chrome cost nothing
+ * there, and no markup is written or parsed twice.
  *
  * Output: ATX headings, "-" bullets, `*` emphasis, fenced code, inline links, GFM tables, task
  * lists and strikethrough. The rules added to turndown are the ones its output needed: code blocks
@@ -12,9 +13,10 @@
 import TurndownService from 'turndown';
 import { highlightedCodeBlock, taskListItems } from 'turndown-plugin-gfm';
 import { collapseWhitespace, type AnyNode } from './dom.js';
-import { toHtml } from './html-output.js';
 import { codeBlocks } from './markdown-code.js';
 import { isInDataTableCell, tables } from './markdown-tables.js';
+import { addRule, convert, removeRule } from './turndown-dom.js';
+import { selectionSource } from './turndown-tree.js';
 import type { UrlResolver } from './urls.js';
 
 export interface MarkdownOptions {
@@ -36,16 +38,20 @@ const LEFT_OUT = new Set([
 const STRIKETHROUGH = new Set(['DEL', 'S', 'STRIKE']);
 const SKIP_LINK_TEXT = /^skip to (?:the )?(?:main )?content$/i;
 /** Turndown recurses per element; below this depth the content reaches it as plain text. */
-const MAX_DEPTH = 200;
+export const MAX_DEPTH = 200;
 
 /** Built once per process, one per `removeBase64Images` value: a service holds only its rules. */
 const keepingBase64Images = createService(false);
 const removingBase64Images = createService(true);
 
 export function toMarkdown(roots: readonly AnyNode[], skip: ReadonlySet<AnyNode>, options: MarkdownOptions): string {
-  const html = toHtml(roots, skip, options.resolve, MAX_DEPTH);
-  const service = options.removeBase64Images ? removingBase64Images : keepingBase64Images;
-  return collapseBlankLines(service.turndown(html));
+  const source = selectionSource(roots, skip, { resolve: options.resolve, maxDepth: MAX_DEPTH });
+  return collapseBlankLines(convert(markdownService(options.removeBase64Images), source));
+}
+
+/** The configured turndown for one `removeBase64Images` value; it converts turndown-dom.ts trees. */
+export function markdownService(removeBase64Images: boolean): TurndownService {
+  return removeBase64Images ? removingBase64Images : keepingBase64Images;
 }
 
 function createService(removeBase64Images: boolean): TurndownService {
@@ -57,13 +63,13 @@ function createService(removeBase64Images: boolean): TurndownService {
   });
   // Of the GFM plugin, tables and strikethrough are replaced below and in markdown-tables.ts.
   service.use([highlightedCodeBlock, taskListItems, tables, codeBlocks]);
-  service.remove((node) => LEFT_OUT.has(node.nodeName));
-  service.addRule('strikethrough', {
+  removeRule(service, (node) => LEFT_OUT.has(node.nodeName));
+  addRule(service, 'strikethrough', {
     // GFM's single `~` is not strikethrough in most other Markdown renderers.
     filter: (node) => STRIKETHROUGH.has(node.nodeName),
     replacement: (content) => (content.trim() ? `~~${content}~~` : content),
   });
-  service.addRule('heading', {
+  addRule(service, 'heading', {
     filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
     replacement: (content, node) => {
       const text = collapseWhitespace(content);
@@ -73,7 +79,7 @@ function createService(removeBase64Images: boolean): TurndownService {
       return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n`;
     },
   });
-  service.addRule('link', {
+  addRule(service, 'link', {
     filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
     replacement: (content, node) => {
       const text = collapseWhitespace(content);
@@ -83,7 +89,7 @@ function createService(removeBase64Images: boolean): TurndownService {
     },
   });
   if (removeBase64Images) {
-    service.addRule('base64Image', {
+    addRule(service, 'base64Image', {
       filter: (node) => node.nodeName === 'IMG' && /^data:/i.test(node.getAttribute('src') ?? ''),
       replacement: (_content, node) =>
         `![${service.escape(collapseWhitespace(node.getAttribute('alt') ?? ''))}](${BASE64_IMAGE_PLACEHOLDER})`,
@@ -113,8 +119,14 @@ function collapseBlankLines(markdown: string): string {
   for (const line of markdown.split('\n')) {
     if (fence !== undefined) {
       lines.push(line);
-      const closing = /^\s*(`{3,})\s*$/.exec(line)?.[1];
+      const closing = line.includes('`') ? /^\s*(`{3,})\s*$/.exec(line)?.[1] : undefined;
       if (closing && closing.length >= fence.length) fence = undefined;
+      continue;
+    }
+    // Most lines start with a printable ASCII character other than a backtick: text, not a fence.
+    const first = line.charCodeAt(0);
+    if (first > 32 && first < 127 && first !== 96) {
+      lines.push(line);
       continue;
     }
     fence = /^\s*(`{3,})/.exec(line)?.[1];
