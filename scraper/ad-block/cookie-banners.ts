@@ -5,8 +5,9 @@
  * at once and then rejects consent, so the banner leaves the DOM (and the markdown) as well as
  * the screenshot. Hiding with cosmetic filters would only clean the screenshot.
  *
- * The script runs in every frame and asks Node for its rules (`init`) and, for some managers,
- * to evaluate a snippet in the page (`eval`); both are answered through `frame.evaluate`. This is
+ * The script runs in every http(s) frame and asks Node once for its rules (`init`), answered
+ * through `frame.evaluate`. Everything else stays in the page: each message to Node is a
+ * protocol round trip, and the library reports its progress about ten times per page. This is
  * best effort within the scrape's settle time: a banner that shows up late may still be there.
  */
 import { readFileSync } from 'node:fs';
@@ -17,17 +18,27 @@ import type { ContentBlocker, Frame } from '../../worker/browser/browser-pool.js
 
 const require = createRequire(import.meta.url);
 
-/** The package exports only its browser API, so its Playwright content script is found next to it. */
-const CONTENT_SCRIPT = readFileSync(
-  join(dirname(require.resolve('@duckduckgo/autoconsent')), 'autoconsent.playwright.js'),
-  'utf8',
-);
-
 type CompactRules = Parameters<typeof filterCompactRules>[0];
 const COMPACT_RULES = require('@duckduckgo/autoconsent/rules/compact-rules.json') as CompactRules;
 
-/** The content script calls this global; the name is fixed in its bundle. */
-const BINDING_NAME = 'autoconsentSendMessage';
+/** The content script sends its messages through this global; the name is fixed in its bundle. */
+const SEND_MESSAGE = 'autoconsentSendMessage';
+
+/** The binding to Node, which only the `init` message goes through. */
+const BINDING_NAME = 'trawlAutoconsentInit';
+
+/**
+ * The package exports only its browser API, so its Playwright content script is found next to
+ * it. Documents that are not http(s), such as the about:blank every new page starts with, have
+ * no banner to dismiss and skip it.
+ */
+const CONTENT_SCRIPT = `(() => {
+'use strict';
+if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
+const toNode = window.${BINDING_NAME};
+window.${SEND_MESSAGE} = (message) => (message && message.type === 'init' ? toNode(message) : undefined);
+${readFileSync(join(dirname(require.resolve('@duckduckgo/autoconsent')), 'autoconsent.playwright.js'), 'utf8')}
+})();`;
 
 const CONFIG = {
   enabled: true,
@@ -39,9 +50,9 @@ const CONFIG = {
   enableCosmeticRules: true,
   enableGeneratedRules: true,
   detectRetries: 20,
-  // Eval rules come back to Node as messages instead of running through the page's own eval,
-  // which a Content-Security-Policy may forbid.
-  isMainWorld: false,
+  // The script runs in the page's main world (Playwright's init scripts do), so the rules'
+  // snippets are called as functions there, without eval and without a round trip to Node.
+  isMainWorld: true,
   // Heuristics click on whatever looks like a banner button; only named rules act here.
   enableHeuristicDetection: false,
   enablePopupMutationObserver: false,
@@ -49,28 +60,11 @@ const CONFIG = {
   logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
 };
 
-interface ContentScriptMessage {
-  type?: unknown;
-  id?: unknown;
-  code?: unknown;
-}
-
-function deliver(frame: Frame, message: object): Promise<unknown> {
-  return frame.evaluate(`window.autoconsentReceiveMessage(${JSON.stringify(message)})`);
-}
-
-async function handle(frame: Frame, raw: unknown): Promise<void> {
-  const message = (raw ?? {}) as ContentScriptMessage;
+async function handle(frame: Frame, message: unknown): Promise<void> {
+  if ((message as { type?: unknown } | null)?.type !== 'init') return;
+  const rules = { compact: filterCompactRules(COMPACT_RULES, { url: frame.url(), mainFrame: frame.parentFrame() === null }) };
   try {
-    if (message.type === 'init') {
-      const rules = { compact: filterCompactRules(COMPACT_RULES, { url: frame.url(), mainFrame: frame.parentFrame() === null }) };
-      await deliver(frame, { type: 'initResp', config: CONFIG, rules });
-    } else if (message.type === 'eval' && typeof message.code === 'string' && typeof message.id === 'string') {
-      // The snippet runs in the page that asked for it, with no more power than the page has.
-      const result: unknown = await frame.evaluate(message.code).catch(() => false);
-      await deliver(frame, { type: 'evalResp', id: message.id, result });
-    }
-    // The other messages (cmpDetected, optOutResult, autoconsentDone, ...) only report progress.
+    await frame.evaluate(`window.autoconsentReceiveMessage(${JSON.stringify({ type: 'initResp', config: CONFIG, rules })})`);
   } catch {
     // The frame navigated or closed meanwhile: nothing is left to dismiss in it.
   }

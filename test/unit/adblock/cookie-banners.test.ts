@@ -12,16 +12,46 @@ const CONSENT_PAGE = `<!doctype html><html><head><title>Consent</title></head><b
 <button data-cky-tag="reject-button" onclick="this.closest('.cky-consent-container').remove(); fetch('/rejected')">Reject All</button>
 </div></body></html>`;
 
+/**
+ * A manager whose rule rejects through a snippet calling the page's own API (autoconsent's
+ * thefreedictionary.com rule, which applies on any site): only a script in the page's main world
+ * can reach `window.cmpUi`.
+ */
+const PAGE_API_CONSENT_PAGE = `<!doctype html><html><head><title>Consent</title></head><body>
+<main><h1>Article</h1><p>The article text.</p></main>
+<div id="cmpBanner"><p>PAGE API BANNER TEXT</p></div>
+<script>window.cmpUi = {
+  showPurposes: () => false,
+  allowAll: () => true,
+  rejectAll: () => { document.getElementById('cmpBanner').remove(); fetch('/rejected-through-api'); return true; },
+};</script></body></html>`;
+
 let site: LocalServer;
 let rejected = 0;
+let rejectedThroughApi = 0;
 let pool: BrowserPool;
+/** Messages the content script sent to Node, by type. */
+const messages: string[] = [];
 
 beforeAll(async () => {
   site = await startLocalServer((req, res) => {
     if (req.url === '/rejected') rejected++;
-    res.writeHead(200, { 'content-type': 'text/html' }).end(CONSENT_PAGE);
+    if (req.url === '/rejected-through-api') rejectedThroughApi++;
+    res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/page-api' ? PAGE_API_CONSENT_PAGE : CONSENT_PAGE);
   });
-  pool = createBrowserPool({ contentBlocker: cookieBannerHandler });
+  const { binding } = cookieBannerHandler;
+  pool = createBrowserPool({
+    contentBlocker: {
+      ...cookieBannerHandler,
+      binding: binding && {
+        name: binding.name,
+        handle: (frame, message) => {
+          messages.push(String((message as { type?: unknown }).type));
+          return binding.handle(frame, message);
+        },
+      },
+    },
+  });
 });
 afterAll(async () => {
   await pool?.close();
@@ -47,8 +77,27 @@ describe('cookie banners', () => {
     expect(msAfterLoad).toBeLessThan(1_500);
   });
 
+  it("runs the rules' snippets in the page, where they reach the manager's own API", async () => {
+    const present = await pool.withPage({ blockAds: true }, async (page) => {
+      await page.goto(`${site.origin}/page-api`, { waitUntil: 'load' });
+      for (let i = 0; i < 30 && (await page.locator('#cmpBanner').count()) > 0; i++) await sleep(100);
+      return (await page.content()).includes('PAGE API BANNER TEXT');
+    });
+    expect(present).toBe(false);
+    expect(rejectedThroughApi).toBe(1);
+  });
+
+  it('asks Node only for the rules, once per http(s) document, and not for the blank page a tab starts with', async () => {
+    messages.length = 0;
+    const { present } = await bannerAfterLoad(true);
+    expect(present).toBe(false);
+    // The manager was found and consent rejected, which the script reports but keeps to itself.
+    expect(messages).toEqual(['init']);
+  });
+
   it('leaves the banner alone without blockAds', async () => {
+    const before = rejected;
     expect((await bannerAfterLoad(false)).present).toBe(true);
-    expect(rejected).toBe(1);
+    expect(rejected).toBe(before);
   });
 });
