@@ -5,7 +5,7 @@
  */
 import { hasFormat } from '../api/schemas/scrape-options.js';
 import { findPreviousSnapshot, recordSnapshot } from '../db/repositories/change-history.js';
-import { findCachedPage, storeCachedPage, type CachedPage } from '../db/repositories/page-cache.js';
+import { findCachedPage, storeCachedPage, type CachedPage, type CacheCopy } from '../db/repositories/page-cache.js';
 import { pageCacheKey } from '../lib/page-cache-key.js';
 import { pageCachePolicy } from '../lib/page-cache-policy.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
@@ -34,34 +34,50 @@ export async function scrapeWithHistory(
   deps: ActivityDeps,
   owner: PageOwner,
 ): Promise<ScrapeOutcome> {
+  const { outcome, cacheCopy } = await scrapeWithCacheCopy(req, deps, owner);
+  if (cacheCopy) await storeCachedPage(deps.db, cacheCopy);
+  return outcome;
+}
+
+/**
+ * scrapeWithHistory, except that the fresh page's copy for the cache is returned, not stored: the
+ * caller stores it in the transaction that stores the page (db/repositories/documents.ts), so the
+ * page costs one commit instead of two.
+ */
+export async function scrapeWithCacheCopy(
+  req: ScrapeRequest,
+  deps: ActivityDeps,
+  owner: PageOwner,
+): Promise<{ outcome: ScrapeOutcome; cacheCopy?: CacheCopy }> {
   const policy = pageCachePolicy(req.options);
   const cacheKey = policy.mode === 'use' ? pageCacheKey(req.url, req.options) : undefined;
   const reads = owner.cacheReads && policy.mode === 'use' && policy.maxAgeMs > 0;
   if (cacheKey && reads) {
     const cached = await findCachedPage(deps.db, owner.teamId, cacheKey, policy.maxAgeMs);
-    if (cached) return fromCache(cached, req);
+    if (cached) return { outcome: fromCache(cached, req) };
   }
 
   const outcome = await scrapeUrl(req, deps);
+  let cacheCopy: CacheCopy | undefined;
   if (cacheKey && policy.mode === 'use') {
     const cachedAt = new Date();
-    const stored = policy.store && cacheable(outcome);
-    if (stored) {
+    if (policy.store && cacheable(outcome)) {
+      // Serialised now, before the metadata below and the changeTracking field are added.
       const { document, ...rest } = outcome;
-      await storeCachedPage(deps.db, {
+      cacheCopy = {
         teamId: owner.teamId,
         key: cacheKey,
         url: req.url,
         document: JSON.stringify(document),
         outcome: JSON.stringify(rest),
         cachedAt,
-      });
+      };
     }
     // Without a read (maxAge 0, crawl pages) there is no cacheState, as in Firecrawl.
     if (reads) {
       outcome.document.metadata.cacheState = 'miss';
       // Provenance: the time a later hit will report, so callers can match the two.
-      if (stored) outcome.document.metadata.cachedAt = cachedAt.toISOString();
+      if (cacheCopy) outcome.document.metadata.cachedAt = cachedAt.toISOString();
     }
   }
 
@@ -79,7 +95,7 @@ export async function scrapeWithHistory(
     // A server error page is not the page's content: the next scrape compares with the last real one.
     if (outcome.statusCode < 500 && outcome.statusCode !== 429) await recordSnapshot(deps.db, key, owner.jobId, seen);
   }
-  return outcome;
+  return { outcome, cacheCopy };
 }
 
 /**

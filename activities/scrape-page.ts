@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { upsertDocument } from '../db/repositories/documents.js';
+import { storeScrapeResult } from '../db/repositories/documents.js';
 import { pageCredits } from '../lib/credits.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import type { ScrapePageInput, ScrapePageResult } from '../workflows/types.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page-document.js';
-import { scrapeWithHistory } from './page-history.js';
+import { scrapeWithCacheCopy } from './page-history.js';
 import { mediaPublisher } from './page-media.js';
 import { withPageSignal } from './page-signal.js';
 import { pageCharge, requireCredits, withCreditCode } from './team-budget.js';
@@ -19,19 +19,23 @@ import { NO_SLOT, withTeamSlot } from './team-slot.js';
  */
 const SYNC_SLOT_WAIT_MS = 10_000;
 
-/** One synchronous scrape: fetch, convert, store the Document with its charge, return its id. */
+/**
+ * One synchronous scrape: fetch, convert, store the Document with its charge (which also completes
+ * the job), return its id.
+ */
 export function createScrapePageActivity(deps: ActivityDeps) {
   return async function scrapePage(input: ScrapePageInput): Promise<ScrapePageResult> {
     try {
       const budget = await requireCredits(deps.db, input.teamId);
       const waitMs = Math.min(SYNC_SLOT_WAIT_MS, Math.max(0, (input.deadline - Date.now()) / 2));
-      const done = await withTeamSlot(deps.db, { teamId: input.teamId, limit: budget.plan.concurrency, waitMs }, () =>
+      const slotRequest = { teamId: input.teamId, limit: budget.plan.concurrency, waitMs };
+      const done = await withTeamSlot(deps.db, slotRequest, (slot) =>
         withPageSignal(input.deadline, async (signal) => {
-          // A retry may pick a fresh id: the upsert below keeps the first attempt's row and id.
+          // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
           const scrapeId = input.documentId ?? randomUUID();
           const sourceUrl = input.sourceUrl ?? input.url;
           const pageKey = urlKey(normalizeUrl(input.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
-          const outcome = await scrapeWithHistory(
+          const { outcome, cacheCopy } = await scrapeWithCacheCopy(
             {
               url: input.url,
               sourceUrl,
@@ -46,9 +50,8 @@ export function createScrapePageActivity(deps: ActivityDeps) {
           );
           const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf });
           outcome.document.metadata.creditsUsed = creditsUsed;
-          const stored = await upsertDocument(
-            deps.db,
-            completedDocumentRow({
+          const stored = await storeScrapeResult(deps.db, {
+            document: completedDocumentRow({
               id: scrapeId,
               jobId: input.jobId,
               teamId: input.teamId,
@@ -57,7 +60,7 @@ export function createScrapePageActivity(deps: ActivityDeps) {
               document: outcome.document,
               creditsUsed,
             }),
-            pageCharge({
+            charge: pageCharge({
               teamId: input.teamId,
               jobId: input.jobId,
               documentId: scrapeId,
@@ -65,7 +68,11 @@ export function createScrapePageActivity(deps: ActivityDeps) {
               credits: creditsUsed,
               plan: budget.plan,
             }),
-          );
+            lease: slot,
+            cacheCopy,
+          });
+          // Its transaction released the slot.
+          slot.released = true;
           return { documentId: stored.id, statusCode: outcome.statusCode, creditsUsed };
         }),
       );

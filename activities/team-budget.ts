@@ -5,8 +5,7 @@
  * concurrent pages can never take a team past its credits.
  */
 import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../db/repositories/ledger.js';
-import { findTeamPlan } from '../db/repositories/plans.js';
-import { readPeriodUsage } from '../db/repositories/usage.js';
+import { readTeamStanding } from '../db/repositories/usage.js';
 import type { Db } from '../db/connect.js';
 import { creditsLeft } from '../lib/credits.js';
 import { NonRetryablePageError } from '../lib/errors.js';
@@ -19,8 +18,8 @@ export interface TeamBudget {
 
 /** The team's plan and credits left; throws INSUFFICIENT_CREDITS when there are none. */
 export async function requireCredits(db: Db, teamId: string): Promise<TeamBudget> {
-  const [row, usage] = await Promise.all([findTeamPlan(db, teamId), readPeriodUsage(db, teamId)]);
-  const plan = resolvePlan(row);
+  const { planRow, usage } = await readTeamStanding(db, teamId);
+  const plan = resolvePlan(planRow);
   const remainingCredits = creditsLeft(plan.monthlyCredits, usage.used);
   if (remainingCredits < 1) throw insufficientCredits();
   return { plan, remainingCredits };

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context, log } from '@temporalio/activity';
-import { acquireSlot, releaseSlot, renewSlot } from '../db/repositories/concurrency-slots.js';
+import { acquireSlot, releaseSlot, renewSlot, type SlotLease } from '../db/repositories/concurrency-slots.js';
 import type { Db } from '../db/connect.js';
 
 /** A lease outlives a dead worker by at most this long. */
@@ -30,6 +30,15 @@ export interface TeamSlotRequest {
   waitMs: number;
 }
 
+/** The lease `work` holds. */
+export interface HeldSlot extends SlotLease {
+  /**
+   * Set by work that released the lease in its own committed transaction (as a scrape's result
+   * does, db/repositories/documents.ts), which saves the separate release.
+   */
+  released: boolean;
+}
+
 /**
  * Runs `work` holding one of the team's slots, or returns NO_SLOT when none came free within
  * `waitMs`. Heartbeats while it waits, so a cancellation reaches it (as CancelledFailure).
@@ -37,7 +46,7 @@ export interface TeamSlotRequest {
 export async function withTeamSlot<T>(
   db: Db,
   request: TeamSlotRequest,
-  work: () => Promise<T>,
+  work: (slot: HeldSlot) => Promise<T>,
 ): Promise<T | typeof NO_SLOT> {
   const ctx = Context.current();
   const leaseId = randomUUID();
@@ -52,23 +61,27 @@ export async function withTeamSlot<T>(
     lease = await acquireSlot(db, request.teamId, request.limit, leaseId, LEASE_TTL_MS);
   }
 
-  const held = lease;
+  const held: HeldSlot = { ...lease, released: false };
   const renewal = setInterval(() => {
     renewSlot(db, held, LEASE_TTL_MS).then(
       (kept) => {
         // Only after a stall longer than the TTL; the page finishes, one over the limit for a moment.
-        if (!kept) log.warn('team slot: lease expired while the page ran', { teamId: held.teamId, slot: held.slot });
+        if (!kept && !held.released) {
+          log.warn('team slot: lease expired while the page ran', { teamId: held.teamId, slot: held.slot });
+        }
       },
       (err: unknown) => log.warn('team slot: renewal failed', { teamId: held.teamId, error: String(err) }),
     );
   }, RENEW_INTERVAL_MS);
   try {
-    return await work();
+    return await work(held);
   } finally {
     clearInterval(renewal);
     // A failed release is not the page's failure: the lease expires on its own.
-    await releaseSlot(db, held).catch((err: unknown) =>
-      log.warn('team slot: release failed', { teamId: held.teamId, error: String(err) }),
-    );
+    if (!held.released) {
+      await releaseSlot(db, held).catch((err: unknown) =>
+        log.warn('team slot: release failed', { teamId: held.teamId, error: String(err) }),
+      );
+    }
   }
 }

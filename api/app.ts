@@ -15,6 +15,7 @@ import { mediaRoutes } from './routes/media.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
+import type { StoredScrapes } from './stored-scrapes.js';
 import type { DeploymentFeatures } from './unsupported-options.js';
 
 export interface AppDeps {
@@ -23,6 +24,7 @@ export interface AppDeps {
   config: Readonly<Config>;
   log: Logger;
   features: DeploymentFeatures;
+  storedScrapes: StoredScrapes;
 }
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */

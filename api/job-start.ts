@@ -42,22 +42,31 @@ export interface NewJobRow {
   warning?: string;
 }
 
-export async function insertRunningJob(deps: AppDeps, job: NewJobRow): Promise<void> {
+/** `relaxed`: see insertJob; only for a job whose response waits for its result. */
+export async function insertRunningJob(
+  deps: AppDeps,
+  job: NewJobRow,
+  options: { relaxed?: boolean } = {},
+): Promise<void> {
   try {
-    await insertJob(deps.db, {
-      id: job.jobId,
-      team_id: job.teamId,
-      kind: job.kind,
-      status: 'scraping',
-      url: job.url,
-      options: JSON.stringify(job.options),
-      workflow_id: job.workflowId,
-      idempotency_key: job.idempotencyKey,
-      api_key_id: job.apiKeyId,
-      warning: job.warning ?? null,
-      updated_at: new Date(),
-      expires_at: new Date(Date.now() + JOB_RETENTION_MS),
-    });
+    await insertJob(
+      deps.db,
+      {
+        id: job.jobId,
+        team_id: job.teamId,
+        kind: job.kind,
+        status: 'scraping',
+        url: job.url,
+        options: JSON.stringify(job.options),
+        workflow_id: job.workflowId,
+        idempotency_key: job.idempotencyKey,
+        api_key_id: job.apiKeyId,
+        warning: job.warning ?? null,
+        updated_at: new Date(),
+        expires_at: new Date(Date.now() + JOB_RETENTION_MS),
+      },
+      options,
+    );
   } catch (err) {
     // 23505: unique_violation on (team, idempotency key): two requests raced with one key.
     if ((err as { code?: string }).code === '23505') throw httpError('CONFLICT', 'Idempotency key already used');

@@ -6,6 +6,7 @@ import { createLogger } from '../lib/log.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachJobWebSocket } from './job-websocket.js';
 import { startMediaPurge } from './media-purge.js';
+import { listenForStoredScrapes } from './stored-scrapes.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
   // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.
   const connection = Connection.lazy({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
-  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: false } };
+  const storedScrapes = listenForStoredScrapes(config.databaseUrl, log);
+  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: false }, storedScrapes };
   const app = createApp(deps);
 
   const server = app.listen(config.api.port, config.api.host, () => {
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     mediaPurge.stop();
     server.close(async () => {
       await connection.close().catch(() => undefined);
+      await storedScrapes.close();
       await db.destroy();
       process.exit(0);
     });

@@ -5,19 +5,15 @@
  * each page (activities/team-budget.ts); this one keeps hopeless requests from starting at all.
  */
 import type { RequestHandler, Response } from 'express';
-import { readPeriodUsage } from '../../db/repositories/usage.js';
 import type { Db } from '../../db/connect.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { httpError } from '../errors.js';
-import { teamPlanOf } from '../team-plan.js';
-import { authOf } from './auth.js';
+import { teamStandingOf } from '../team-plan.js';
 
 export function requireCredits(deps: { db: Db }): RequestHandler {
   return async (_req, res, next) => {
-    const [plan, usage] = await Promise.all([
-      teamPlanOf(deps.db, res),
-      readPeriodUsage(deps.db, authOf(res).teamId),
-    ]);
+    // Usually read already by the rate limit, earlier in the same request.
+    const { plan, usage } = await teamStandingOf(deps.db, res);
     const remaining = creditsLeft(plan.monthlyCredits, usage.used);
     if (remaining < 1) throw httpError('INSUFFICIENT_CREDITS', 'Payment Required: Insufficient credits');
     res.locals.remainingCredits = remaining;

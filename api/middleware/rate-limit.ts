@@ -8,13 +8,17 @@ import { countRequest } from '../../db/repositories/rate-limits.js';
 import type { Db } from '../../db/connect.js';
 import type { EndpointClass } from '../../lib/plans.js';
 import { httpError } from '../errors.js';
-import { teamPlanOf } from '../team-plan.js';
+import { teamStandingOf } from '../team-plan.js';
 import { authOf } from './auth.js';
 
 export function rateLimit(deps: { db: Db }, endpoint: EndpointClass): RequestHandler {
   return async (_req, res, next) => {
-    const limit = (await teamPlanOf(deps.db, res)).rateLimits[endpoint];
-    const window = await countRequest(deps.db, authOf(res).teamId, endpoint);
+    // Independent reads, so one round trip: the plan (with the usage the credit check reads later) and the count.
+    const [standing, window] = await Promise.all([
+      teamStandingOf(deps.db, res),
+      countRequest(deps.db, authOf(res).teamId, endpoint),
+    ]);
+    const limit = standing.plan.rateLimits[endpoint];
     const resetSecs = Math.max(1, Math.ceil((window.resetsAt.getTime() - Date.now()) / 1000));
     res.set({
       'X-RateLimit-Limit': String(limit),

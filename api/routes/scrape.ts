@@ -72,18 +72,16 @@ export async function runScrape(
   const jobId = randomUUID();
   const deadline = Date.now() + options.timeout;
   const workflowId = `scrape-${jobId}`;
-  await insertRunningJob(deps, {
-    jobId,
-    teamId,
-    kind: 'scrape',
-    url,
-    options,
-    workflowId,
-    idempotencyKey: null,
-    apiKeyId: keyId,
-  });
+  // Relaxed: the response waits for the job's result or its failure, and either commit makes the
+  // row durable with it.
+  await insertRunningJob(
+    deps,
+    { jobId, teamId, kind: 'scrape', url, options, workflowId, idempotencyKey: null, apiKeyId: keyId },
+    { relaxed: true },
+  );
 
-  let documentId: string;
+  // Registered before the start, so the notice cannot come before anyone listens for it.
+  const stored = deps.storedScrapes.wait(jobId);
   try {
     const handle = await deps.temporal.workflow.start(scrapeWorkflow, {
       workflowId,
@@ -103,12 +101,12 @@ export async function runScrape(
       workflowExecutionTimeout: options.timeout + DEADLINE_GRACE_MS * 3,
       typedSearchAttributes: jobSearchAttributes(teamId, 'scrape'),
     });
-    ({ documentId } = await withDeadline(
-      handle.result(),
+    await withDeadline(
+      Promise.race([stored.stored, handle.result()]),
       deadline + DEADLINE_GRACE_MS,
       () => handle.cancel().catch(() => undefined),
       () => httpError('SCRAPE_TIMEOUT', 'Scrape timed out: no worker finished the page before the deadline'),
-    ));
+    );
   } catch (err) {
     const failure = workflowFailure(err, () =>
       httpError('SCRAPE_TIMEOUT', `Scrape timed out after ${options.timeout} ms`),
@@ -117,9 +115,12 @@ export async function runScrape(
     // Slots free as the team's pages finish, usually within seconds.
     if (failure instanceof TrawlError && failure.code === 'CONCURRENCY_LIMITED') res.set('Retry-After', '1');
     throw failure;
+  } finally {
+    stored.cancel();
   }
-  const row = await findDocument(deps.db, documentId);
-  if (!row?.document) throw new Error(`scrape ${jobId}: document ${documentId} missing after success`);
-  await setJobStatus(deps.db, jobId, 'completed');
+  // The activity completed the job in the transaction that stored the Document, whose id is the
+  // job's (documentId above).
+  const row = await findDocument(deps.db, jobId);
+  if (!row?.document) throw new Error(`scrape ${jobId}: document missing after success`);
   return row.document;
 }

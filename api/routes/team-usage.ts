@@ -5,13 +5,13 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { countActiveSlots } from '../../db/repositories/concurrency-slots.js';
-import { listCreditPeriods, readPeriodUsage, readQueueCounts } from '../../db/repositories/usage.js';
+import { listCreditPeriods, readQueueCounts } from '../../db/repositories/usage.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { billingPeriodEnd } from '../../lib/plans.js';
 import type { AppDeps } from '../app.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { teamPlanOf } from '../team-plan.js';
+import { teamStandingOf } from '../team-plan.js';
 
 type Version = 'v1' | 'v2';
 
@@ -36,7 +36,7 @@ export function teamUsageRoutes(deps: AppDeps): Router {
 
 function creditUsage(deps: AppDeps, version: Version): RequestHandler {
   return async (_req, res) => {
-    const [plan, usage] = await Promise.all([teamPlanOf(deps.db, res), readPeriodUsage(deps.db, authOf(res).teamId)]);
+    const { plan, usage } = await teamStandingOf(deps.db, res);
     const remaining = creditsLeft(plan.monthlyCredits, usage.used);
     res.json({ success: true, data: usageData(version, 'Credits', remaining, plan.monthlyCredits, usage.periodStart) });
   };
@@ -62,7 +62,7 @@ function creditUsageHistorical(deps: AppDeps): RequestHandler {
 /** No language-model features run yet, so no tokens are ever used: the plan's tokens are all left. */
 function tokenUsage(deps: AppDeps, version: Version): RequestHandler {
   return async (_req, res) => {
-    const [plan, usage] = await Promise.all([teamPlanOf(deps.db, res), readPeriodUsage(deps.db, authOf(res).teamId)]);
+    const { plan, usage } = await teamStandingOf(deps.db, res);
     const tokens = plan.monthlyTokens;
     res.json({ success: true, data: usageData(version, 'Tokens', tokens, tokens, usage.periodStart) });
   };
@@ -70,7 +70,7 @@ function tokenUsage(deps: AppDeps, version: Version): RequestHandler {
 
 function tokenUsageHistorical(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
-    const usage = await readPeriodUsage(deps.db, authOf(res).teamId);
+    const { usage } = await teamStandingOf(deps.db, res);
     res.json({
       success: true,
       periods: [
@@ -91,8 +91,8 @@ function tokenUsageHistorical(deps: AppDeps): RequestHandler {
 function queueStatus(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
     const { teamId } = authOf(res);
-    const [plan, active, queue] = await Promise.all([
-      teamPlanOf(deps.db, res),
+    const [{ plan }, active, queue] = await Promise.all([
+      teamStandingOf(deps.db, res),
       countActiveSlots(deps.db, teamId),
       readQueueCounts(deps.db, teamId),
     ]);
@@ -110,7 +110,10 @@ function queueStatus(deps: AppDeps): RequestHandler {
 
 function concurrencyCheck(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
-    const [plan, active] = await Promise.all([teamPlanOf(deps.db, res), countActiveSlots(deps.db, authOf(res).teamId)]);
+    const [{ plan }, active] = await Promise.all([
+      teamStandingOf(deps.db, res),
+      countActiveSlots(deps.db, authOf(res).teamId),
+    ]);
     res.json({ success: true, concurrency: active, maxConcurrency: plan.concurrency });
   };
 }

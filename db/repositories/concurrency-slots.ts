@@ -2,10 +2,14 @@
  * Team concurrency as leases on numbered slots. A team with limit N has slots 0..N-1; the
  * primary key (team, slot) makes a second live lease on a slot impossible, so no race between
  * workers can pass the limit. A lease names an expiry that its holder keeps pushing forward;
- * a lease whose worker died simply expires and its slot is taken over.
+ * a lease whose worker died simply expires and its slot is taken over. Leases are short-lived by
+ * design, so their writes commit relaxed (db/relaxed-commit.ts): one lost in a database crash is
+ * the same as one whose worker died.
  */
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { Db } from '../connect.js';
+import { relaxedCommit } from '../relaxed-commit.js';
+import type { Database } from '../schema.js';
 
 export interface SlotLease {
   teamId: string;
@@ -41,30 +45,35 @@ export async function acquireSlot(
     on conflict (team_id, slot) do update
       set lease_id = excluded.lease_id, expires_at = excluded.expires_at
       where concurrency_slots.expires_at <= now()
-    returning slot`.execute(db);
+    returning slot, ${relaxedCommit(db)}`.execute(db);
   const slot = rows[0]?.slot;
   return slot === undefined ? undefined : { teamId, slot, leaseId };
 }
 
 /** Pushes the lease's expiry forward; false when it expired and another holder took the slot. */
 export async function renewSlot(db: Db, lease: SlotLease, ttlMs: number): Promise<boolean> {
-  const result = await db
+  const renewed = await db
     .updateTable('concurrency_slots')
     .set({ expires_at: sql<Date>`now() + make_interval(secs => ${ttlMs / 1000})` })
     .where('team_id', '=', lease.teamId)
     .where('slot', '=', lease.slot)
     .where('lease_id', '=', lease.leaseId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .returning(relaxedCommit(db).as('relaxed'))
+    .execute();
+  return renewed.length > 0;
 }
 
 export async function releaseSlot(db: Db, lease: SlotLease): Promise<void> {
-  await db
+  await slotRelease(db, lease).returning(relaxedCommit(db).as('relaxed')).execute();
+}
+
+/** The delete that frees `lease`, also run as part of a scrape's result (db/repositories/documents.ts). */
+export function slotRelease(q: QueryCreator<Database>, lease: SlotLease) {
+  return q
     .deleteFrom('concurrency_slots')
     .where('team_id', '=', lease.teamId)
     .where('slot', '=', lease.slot)
-    .where('lease_id', '=', lease.leaseId)
-    .execute();
+    .where('lease_id', '=', lease.leaseId);
 }
 
 /** Live leases: the pages of this team being fetched right now. */

@@ -1,27 +1,46 @@
+import { sql } from 'kysely';
 import type { Db } from '../connect.js';
 import type { DocumentRow, NewDocument } from '../schema.js';
+import { slotRelease, type SlotLease } from './concurrency-slots.js';
+import { jobFinish } from './jobs.js';
 import { recordCharge, type LedgerCharge } from './ledger.js';
+import { storeCachedPage, type CacheCopy } from './page-cache.js';
+
+/** Notified with the job id when a single scrape's result is stored (its job completed). */
+export const SCRAPE_STORED_CHANNEL = 'trawl_scrape_stored';
 
 /**
+ * Stores a single scrape's result in one transaction: its Document with its charge, its job
+ * marked completed, the concurrency slot it held released, and its copy for the page cache.
  * Idempotent: a retried activity writing the same (job, url) again keeps the first row and gets
  * its id back, so a page is stored and counted once however often Temporal delivers the task.
- * The first insert and its charge commit together; a refused charge (CreditLimitReached) leaves
- * no document behind.
+ * A refused charge (CreditLimitReached) rolls all of it back: no document, the job still running,
+ * the slot held. The commit notifies SCRAPE_STORED_CHANNEL, so a waiting API can answer at once.
  */
-export async function upsertDocument(
+export async function storeScrapeResult(
   db: Db,
-  doc: NewDocument,
-  charge?: LedgerCharge,
+  result: { document: NewDocument; charge: LedgerCharge; lease: SlotLease; cacheCopy?: CacheCopy },
 ): Promise<{ id: string; inserted: boolean }> {
+  const { document: doc, lease } = result;
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
+    // One statement for the writes that cannot be refused, so the transaction takes few round trips.
+    const insert = trx
       .insertInto('documents')
       .values(doc)
       .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+      .returning('id');
+    // Only the first store completes the job, so a job is notified once.
+    const completeJob = jobFinish(trx, doc.job_id, 'completed').returning(
+      sql`pg_notify(${SCRAPE_STORED_CHANNEL}, id::text)`.as('notified'),
+    );
+    const { rows } = await sql<{ id: string }>`
+      with job as (${completeJob}), slot as (${slotRelease(trx, lease)})
+      ${insert}`.execute(trx);
+    const inserted = rows[0];
+    if (result.cacheCopy) await storeCachedPage(trx, result.cacheCopy);
     if (inserted) {
-      if (charge) await recordCharge(trx, charge);
+      // Last, so the team's usage row is locked only for the commit.
+      await recordCharge(trx, result.charge);
       return { id: inserted.id, inserted: true };
     }
     const existing = await trx

@@ -1,8 +1,15 @@
+import type { QueryCreator } from 'kysely';
 import type { Db } from '../connect.js';
-import type { Job, JobStatus, NewJob } from '../schema.js';
+import { relaxedCommit } from '../relaxed-commit.js';
+import type { Database, Job, JobStatus, NewJob } from '../schema.js';
 
-export async function insertJob(db: Db, job: NewJob): Promise<void> {
-  await db.insertInto('jobs').values(job).execute();
+/**
+ * `relaxed`: commit without waiting for the disk (db/relaxed-commit.ts), for a job whose row is
+ * made durable by the commit of its result (or of its failure) before anyone is told its id.
+ */
+export async function insertJob(db: Db, job: NewJob, options: { relaxed?: boolean } = {}): Promise<void> {
+  const insert = db.insertInto('jobs').values(job);
+  await (options.relaxed ? insert.returning(relaxedCommit(db).as('relaxed')) : insert).execute();
 }
 
 /** Team-scoped lookup: another team's job is indistinguishable from a missing one. */
@@ -34,7 +41,18 @@ export async function finishJob(
   status: Exclude<JobStatus, 'scraping'>,
   fields: { error?: string | null; warning?: string | null } = {},
 ): Promise<boolean> {
-  const result = await db
+  const result = await jobFinish(db, jobId, status, fields).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** finishJob's update, also run as part of a scrape's result (db/repositories/documents.ts). */
+export function jobFinish(
+  q: QueryCreator<Database>,
+  jobId: string,
+  status: Exclude<JobStatus, 'scraping'>,
+  fields: { error?: string | null; warning?: string | null } = {},
+) {
+  return q
     .updateTable('jobs')
     .set({
       status,
@@ -44,9 +62,7 @@ export async function finishJob(
       ...(fields.warning !== undefined && { warning: fields.warning }),
     })
     .where('id', '=', jobId)
-    .where('status', '=', 'scraping')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .where('status', '=', 'scraping');
 }
 
 /** Appending URLs to a finished batch makes it run again. */

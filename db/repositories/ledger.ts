@@ -39,26 +39,30 @@ export function pageChargeKey(jobId: string, urlKey: string): string {
  * Appends the charge unless its key is already in the ledger, and adds it to the period total
  * unless that would pass the plan (then throws CreditLimitReached, rolling back the caller's
  * transaction). The total's row lock orders concurrent charges of one team, so the check holds
- * across workers. Returns false when the charge was already recorded.
+ * across workers. Returns false when the charge was already recorded. One statement, so the
+ * usage row stays locked only from here to the caller's commit.
  */
 export async function recordCharge(trx: Transaction<Database>, charge: LedgerCharge): Promise<boolean> {
   if (charge.credits <= 0) return false;
-  const appended = await sql<{ id: string }>`
-    insert into credit_ledger (team_id, api_key_id, job_id, document_id, charge_key, reason, credits)
-    select ${charge.teamId}::uuid, (select api_key_id from jobs where id = ${charge.jobId}::uuid),
-      ${charge.jobId}::uuid, ${charge.documentId}::uuid, ${charge.chargeKey}, ${charge.reason}, ${charge.credits}::integer
-    on conflict (charge_key) do nothing
-    returning id`.execute(trx);
-  if (appended.rows.length === 0) return false;
-
-  const total = await sql<{ used: number }>`
-    insert into credit_usage (team_id, period_start, used)
-    select ${charge.teamId}::uuid, ${CURRENT_PERIOD}, ${charge.credits}::bigint
-    where ${charge.credits}::bigint <= ${charge.periodCredits}::bigint
-    on conflict (team_id, period_start) do update
-      set used = credit_usage.used + excluded.used
-      where credit_usage.used + excluded.used <= ${charge.periodCredits}::bigint
-    returning used`.execute(trx);
-  if (total.rows.length === 0) throw new CreditLimitReached(charge);
+  const { rows } = await sql<{ appended: boolean; counted: boolean }>`
+    with appended as (
+      insert into credit_ledger (team_id, api_key_id, job_id, document_id, charge_key, reason, credits)
+      select ${charge.teamId}::uuid, (select api_key_id from jobs where id = ${charge.jobId}::uuid),
+        ${charge.jobId}::uuid, ${charge.documentId}::uuid, ${charge.chargeKey}, ${charge.reason}, ${charge.credits}::integer
+      on conflict (charge_key) do nothing
+      returning credits
+    ), total as (
+      insert into credit_usage (team_id, period_start, used)
+      select ${charge.teamId}::uuid, ${CURRENT_PERIOD}, credits::bigint from appended
+      where credits::bigint <= ${charge.periodCredits}::bigint
+      on conflict (team_id, period_start) do update
+        set used = credit_usage.used + excluded.used
+        where credit_usage.used + excluded.used <= ${charge.periodCredits}::bigint
+      returning used
+    )
+    select exists (select 1 from appended) as appended, exists (select 1 from total) as counted`.execute(trx);
+  const { appended, counted } = rows[0]!;
+  if (!appended) return false;
+  if (!counted) throw new CreditLimitReached(charge);
   return true;
 }

@@ -33,40 +33,44 @@ export async function findCachedPage(
   return row && { document: row.document, outcome: row.outcome, cachedAt: row.cached_at };
 }
 
-/** Stores (or replaces) the team's copy under `key`, then applies both bounds. */
-export async function storeCachedPage(
-  db: Db,
-  entry: { teamId: string; key: string; url: string; document: string; outcome: string; cachedAt: Date },
-): Promise<void> {
-  const fresh = {
-    url: entry.url,
-    document: entry.document,
-    outcome: entry.outcome,
-    size_bytes: Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome),
-    cached_at: entry.cachedAt,
-  };
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('page_cache')
-      .values({ team_id: entry.teamId, cache_key: entry.key, ...fresh })
-      .onConflict((oc) => oc.columns(['team_id', 'cache_key']).doUpdateSet(fresh))
-      .execute();
-    await trx
-      .deleteFrom('page_cache')
-      .where('cached_at', '<=', new Date(Date.now() - PAGE_CACHE_RETENTION_MS))
-      .execute();
-    // Newest first, a running total of bytes: every row past the cap goes.
-    await sql`
-      delete from page_cache p
-      using (
-        select cache_key from (
-          select cache_key,
-                 sum(size_bytes) over (order by cached_at desc, cache_key) as running
-          from page_cache where team_id = ${entry.teamId}
-        ) ranked
-        where running > ${PAGE_CACHE_TEAM_BYTES}
-      ) evicted
-      where p.team_id = ${entry.teamId} and p.cache_key = evicted.cache_key
-    `.execute(trx);
-  });
+/** A page's copy for the cache, its JSON serialised when the page was scraped. */
+export interface CacheCopy {
+  teamId: string;
+  key: string;
+  url: string;
+  document: string;
+  outcome: string;
+  cachedAt: Date;
+}
+
+/**
+ * Stores (or replaces) the team's copy under `key`, then applies both bounds, in one statement.
+ * Its parts share one snapshot, so the bounds leave the stored key out and count its new size.
+ */
+export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
+  const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
+  await sql`
+    with stored as (
+      insert into page_cache (team_id, cache_key, url, document, outcome, size_bytes, cached_at)
+      values (${entry.teamId}::uuid, ${entry.key}, ${entry.url}, ${entry.document}::jsonb, ${entry.outcome}::jsonb,
+        ${sizeBytes}::integer, ${entry.cachedAt}::timestamptz)
+      on conflict (team_id, cache_key) do update
+        set url = excluded.url, document = excluded.document, outcome = excluded.outcome,
+            size_bytes = excluded.size_bytes, cached_at = excluded.cached_at
+    ), expired as (
+      delete from page_cache
+      where cached_at <= ${new Date(Date.now() - PAGE_CACHE_RETENTION_MS)}::timestamptz
+        and not (team_id = ${entry.teamId}::uuid and cache_key = ${entry.key})
+    )
+    -- Newest first, a running total of bytes after the stored copy: every row past the cap goes.
+    delete from page_cache p
+    using (
+      select cache_key from (
+        select cache_key, sum(size_bytes) over (order by cached_at desc, cache_key) as running
+        from page_cache where team_id = ${entry.teamId}::uuid and cache_key <> ${entry.key}
+      ) ranked
+      where running + ${sizeBytes}::bigint > ${PAGE_CACHE_TEAM_BYTES}::bigint
+    ) evicted
+    where p.team_id = ${entry.teamId}::uuid and p.cache_key = evicted.cache_key
+  `.execute(db);
 }

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
+import { relaxedCommit } from '../relaxed-commit.js';
 
 export interface WindowCount {
   /** Requests in this window, this one included. */
@@ -16,6 +17,7 @@ export interface WindowCount {
 /**
  * Counts one request and returns the window's new total. The team's finished windows of this
  * endpoint are deleted by the same statement, so the table holds about one row per team and class.
+ * A count lost in a database crash only lets a request more through: its commit is relaxed.
  */
 export async function countRequest(db: Db, teamId: string, endpoint: string): Promise<WindowCount> {
   const { rows } = await sql<{ count: number; resets_at: Date }>`
@@ -26,7 +28,7 @@ export async function countRequest(db: Db, teamId: string, endpoint: string): Pr
     insert into rate_limit_counters (team_id, endpoint, window_start, count)
     values (${teamId}::uuid, ${endpoint}, date_trunc('minute', now()), 1)
     on conflict (team_id, endpoint, window_start) do update set count = rate_limit_counters.count + 1
-    returning count, window_start + interval '1 minute' as resets_at`.execute(db);
+    returning count, window_start + interval '1 minute' as resets_at, ${relaxedCommit(db)}`.execute(db);
   const row = rows[0]!;
   return { count: row.count, resetsAt: row.resets_at };
 }

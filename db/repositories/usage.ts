@@ -1,6 +1,7 @@
 /** The read side of credits and queues: what the usage endpoints, the pre-checks and the CLI report. */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
+import type { TeamPlanRow } from '../schema.js';
 import { CURRENT_PERIOD } from './ledger.js';
 
 export interface PeriodUsage {
@@ -10,14 +11,36 @@ export interface PeriodUsage {
   used: number;
 }
 
+const PERIOD_START = sql<Date>`(${CURRENT_PERIOD})::timestamp at time zone 'UTC'`;
+
+const periodUsed = (teamId: string) =>
+  sql<number>`coalesce((select used from credit_usage where team_id = ${teamId}::uuid and period_start = ${CURRENT_PERIOD}), 0)`;
+
 /** Credits the team used in the current billing period, from the total kept with the ledger. */
 export async function readPeriodUsage(db: Db, teamId: string): Promise<PeriodUsage> {
   const { rows } = await sql<{ period_start: Date; used: number }>`
-    select (${CURRENT_PERIOD})::timestamp at time zone 'UTC' as period_start,
-      coalesce((select used from credit_usage where team_id = ${teamId}::uuid and period_start = ${CURRENT_PERIOD}), 0)
-        as used`.execute(db);
+    select ${PERIOD_START} as period_start, ${periodUsed(teamId)} as used`.execute(db);
   const row = rows[0]!;
   return { periodStart: row.period_start, used: Number(row.used) };
+}
+
+export interface TeamStandingRow {
+  /** Undefined when the team has no stored plan: the defaults apply (lib/plans.ts). */
+  planRow: TeamPlanRow | undefined;
+  usage: PeriodUsage;
+}
+
+/** The team's stored plan and its usage this period, in one statement: requests and pages need both. */
+export async function readTeamStanding(db: Db, teamId: string): Promise<TeamStandingRow> {
+  // The left join yields one row either way; without a stored plan its columns are all null.
+  const { rows } = await sql<TeamPlanRow & { period_start: Date; period_used: number }>`
+    select p.*, ${PERIOD_START} as period_start, ${periodUsed(teamId)} as period_used
+    from (select 1) as one left join team_plans p on p.team_id = ${teamId}::uuid`.execute(db);
+  const { period_start, period_used, ...planRow } = rows[0]!;
+  return {
+    planRow: planRow.team_id === null ? undefined : planRow,
+    usage: { periodStart: period_start, used: Number(period_used) },
+  };
 }
 
 export interface CreditPeriod {

@@ -67,6 +67,7 @@ export async function startJobReadFixture(options: FixtureOptions = {}): Promise
     log: createLogger('silent'),
     temporal: {} as never,
     features: { llmConfigured: false },
+    storedScrapes: {} as never,
   };
   const app = express();
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');

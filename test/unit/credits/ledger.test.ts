@@ -1,14 +1,19 @@
 /**
  * The ledger against a real Postgres: a charge commits with its document or not at all, a retry
- * never charges twice, and concurrent pages never take a team past its plan.
+ * never charges twice, and concurrent pages never take a team past its plan. A single scrape's
+ * result also completes its job and frees its concurrency slot in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listen } from '../../../db/listen.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
-import { upsertDocument } from '../../../db/repositories/documents.js';
+import { acquireSlot, countActiveSlots, type SlotLease } from '../../../db/repositories/concurrency-slots.js';
+import { SCRAPE_STORED_CHANNEL, storeScrapeResult } from '../../../db/repositories/documents.js';
 import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../../db/repositories/ledger.js';
-import { listCreditPeriods, readPeriodUsage } from '../../../db/repositories/usage.js';
+import { saveTeamPlan } from '../../../db/repositories/plans.js';
+import { listCreditPeriods, readPeriodUsage, readTeamStanding } from '../../../db/repositories/usage.js';
+import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../../lib/plans.js';
 import { createTestDb, documentRow, ledgerTotal, newJob, newTeam, type TestDb } from './fixture.js';
 
 let t: TestDb;
@@ -31,6 +36,16 @@ function charge(jobId: string, teamId: string, doc: { id: string; url_key: strin
   };
 }
 
+async function leaseSlot(teamId: string): Promise<SlotLease> {
+  const lease = await acquireSlot(t.db, teamId, 10, randomUUID(), 30_000);
+  if (!lease) throw new Error('no free slot');
+  return lease;
+}
+
+async function jobStatus(jobId: string): Promise<string> {
+  return (await t.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirstOrThrow()).status;
+}
+
 async function queuePages(jobId: string, keys: string[]): Promise<void> {
   await t.db
     .insertInto('crawl_pages')
@@ -38,15 +53,25 @@ async function queuePages(jobId: string, keys: string[]): Promise<void> {
     .execute();
 }
 
-describe('a synchronous scrape (upsertDocument)', () => {
-  it('charges once with its document, attributes the key that started the job, and a retry charges nothing', async () => {
+describe('a synchronous scrape (storeScrapeResult)', () => {
+  it('charges once with its document, completes the job, frees the slot, and a retry charges nothing', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team, 'scrape');
     const first = documentRow(jobId, team.teamId, 'k');
-    expect(await upsertDocument(t.db, first, charge(jobId, team.teamId, first))).toEqual({ id: first.id, inserted: true });
+    const lease = await leaseSlot(team.teamId);
+    expect(await storeScrapeResult(t.db, { document: first, charge: charge(jobId, team.teamId, first), lease })).toEqual({
+      id: first.id,
+      inserted: true,
+    });
+    expect(await jobStatus(jobId)).toBe('completed');
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(0);
     // The retry picked a fresh document id: it gets the first one back and no second charge.
     const retry = documentRow(jobId, team.teamId, 'k');
-    expect(await upsertDocument(t.db, retry, charge(jobId, team.teamId, retry))).toEqual({ id: first.id, inserted: false });
+    const retryLease = await leaseSlot(team.teamId);
+    expect(
+      await storeScrapeResult(t.db, { document: retry, charge: charge(jobId, team.teamId, retry), lease: retryLease }),
+    ).toEqual({ id: first.id, inserted: false });
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(0);
 
     const rows = await t.db.selectFrom('credit_ledger').selectAll().where('job_id', '=', jobId).execute();
     expect(rows).toHaveLength(1);
@@ -54,13 +79,94 @@ describe('a synchronous scrape (upsertDocument)', () => {
     expect((await readPeriodUsage(t.db, team.teamId)).used).toBe(1);
   });
 
-  it('stores no document when the charge is refused', async () => {
+  it('stores nothing when the charge is refused: no document, the job still running, the slot still held', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team, 'scrape');
     const doc = documentRow(jobId, team.teamId, 'k');
-    await expect(upsertDocument(t.db, doc, charge(jobId, team.teamId, doc, 0))).rejects.toBeInstanceOf(CreditLimitReached);
+    const lease = await leaseSlot(team.teamId);
+    await expect(
+      storeScrapeResult(t.db, { document: doc, charge: charge(jobId, team.teamId, doc, 0), lease }),
+    ).rejects.toBeInstanceOf(CreditLimitReached);
     expect(await t.db.selectFrom('documents').select('id').where('job_id', '=', jobId).execute()).toEqual([]);
     expect(await ledgerTotal(t.db, { teamId: team.teamId })).toBe(0);
+    expect(await jobStatus(jobId)).toBe('scraping');
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(1);
+  });
+
+  it('stores the page-cache copy with the page, and not when the charge is refused', async () => {
+    const team = await newTeam(t.db);
+    const copy = (key: string) => ({
+      teamId: team.teamId,
+      key,
+      url: `https://example.com/${key}`,
+      document: JSON.stringify({ markdown: key }),
+      outcome: JSON.stringify({ statusCode: 200 }),
+      cachedAt: new Date(),
+    });
+    const stored = await newJob(t.db, team, 'scrape');
+    const doc = documentRow(stored, team.teamId, 'k');
+    const lease = await leaseSlot(team.teamId);
+    await storeScrapeResult(t.db, { document: doc, charge: charge(stored, team.teamId, doc), lease, cacheCopy: copy('kept') });
+    const refused = await newJob(t.db, team, 'scrape');
+    const refusedDoc = documentRow(refused, team.teamId, 'k');
+    const refusedLease = await leaseSlot(team.teamId);
+    await expect(
+      storeScrapeResult(t.db, {
+        document: refusedDoc,
+        charge: charge(refused, team.teamId, refusedDoc, 0),
+        lease: refusedLease,
+        cacheCopy: copy('dropped'),
+      }),
+    ).rejects.toBeInstanceOf(CreditLimitReached);
+    const keys = await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', team.teamId).execute();
+    expect(keys).toEqual([{ cache_key: 'kept' }]);
+  });
+
+  it('notifies the job once it is stored, and not for a retry or a refused charge', async () => {
+    const team = await newTeam(t.db);
+    const notified: string[] = [];
+    const listener = listen(t.url, SCRAPE_STORED_CHANNEL, (jobId) => notified.push(jobId), () => undefined);
+    try {
+      // A notice for a warm-up job proves the listener is connected before anything is asserted.
+      await vi.waitFor(async () => {
+        const warmUp = await newJob(t.db, team, 'scrape');
+        const warmUpDoc = documentRow(warmUp, team.teamId, 'k');
+        await storeScrapeResult(t.db, { document: warmUpDoc, charge: charge(warmUp, team.teamId, warmUpDoc), lease: await leaseSlot(team.teamId) });
+        await vi.waitFor(() => expect(notified).toContain(warmUp), { timeout: 200 });
+      });
+      notified.length = 0;
+      const first = await newJob(t.db, team, 'scrape');
+      const doc = documentRow(first, team.teamId, 'k');
+      await storeScrapeResult(t.db, { document: doc, charge: charge(first, team.teamId, doc), lease: await leaseSlot(team.teamId) });
+      const again = documentRow(first, team.teamId, 'k');
+      await storeScrapeResult(t.db, { document: again, charge: charge(first, team.teamId, again), lease: await leaseSlot(team.teamId) });
+      const refused = await newJob(t.db, team, 'scrape');
+      const refusedDoc = documentRow(refused, team.teamId, 'k');
+      await expect(
+        storeScrapeResult(t.db, {
+          document: refusedDoc,
+          charge: charge(refused, team.teamId, refusedDoc, 0),
+          lease: await leaseSlot(team.teamId),
+        }),
+      ).rejects.toBeInstanceOf(CreditLimitReached);
+      // A later notice marks the point by which any of the above would have arrived.
+      const last = await newJob(t.db, team, 'scrape');
+      const lastDoc = documentRow(last, team.teamId, 'k');
+      await storeScrapeResult(t.db, { document: lastDoc, charge: charge(last, team.teamId, lastDoc), lease: await leaseSlot(team.teamId) });
+      await vi.waitFor(() => expect(notified).toContain(last));
+      expect(notified).toEqual([first, last]);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('leaves a job the API already failed failed', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team, 'scrape');
+    await t.db.updateTable('jobs').set({ status: 'failed' }).where('id', '=', jobId).execute();
+    const doc = documentRow(jobId, team.teamId, 'k');
+    await storeScrapeResult(t.db, { document: doc, charge: charge(jobId, team.teamId, doc), lease: await leaseSlot(team.teamId) });
+    expect(await jobStatus(jobId)).toBe('failed');
   });
 });
 
@@ -138,6 +244,21 @@ describe('under concurrency', () => {
 });
 
 describe('usage reads', () => {
+  it('reads the team’s stored plan (or none) and its usage this period together', async () => {
+    const team = await newTeam(t.db);
+    const empty = await readTeamStanding(t.db, team.teamId);
+    expect(empty.planRow).toBeUndefined();
+    expect(empty.usage).toEqual(await readPeriodUsage(t.db, team.teamId));
+
+    await saveTeamPlan(t.db, { team_id: team.teamId, ...planColumns({ ...DEFAULT_PLAN, monthlyCredits: 7, concurrency: 3 }) });
+    const jobId = await newJob(t.db, team, 'scrape');
+    const doc = documentRow(jobId, team.teamId, 'k');
+    await storeScrapeResult(t.db, { document: doc, charge: charge(jobId, team.teamId, doc), lease: await leaseSlot(team.teamId) });
+    const standing = await readTeamStanding(t.db, team.teamId);
+    expect(resolvePlan(standing.planRow)).toMatchObject({ monthlyCredits: 7, concurrency: 3 });
+    expect(standing.usage.used).toBe(1);
+  });
+
   it('sums the ledger per month, and per key when asked', async () => {
     const team = await newTeam(t.db);
     const otherKey = await insertApiKey(t.db, { teamId: team.teamId, keyHash: randomUUID(), keyPrefix: 'fc-second', scopes: null });
@@ -149,7 +270,7 @@ describe('usage reads', () => {
       [jobB, 'c'],
     ] as const) {
       const doc = documentRow(jobId, team.teamId, key);
-      await upsertDocument(t.db, doc, charge(jobId, team.teamId, doc));
+      await storeScrapeResult(t.db, { document: doc, charge: charge(jobId, team.teamId, doc), lease: await leaseSlot(team.teamId) });
     }
     const periods = await listCreditPeriods(t.db, team.teamId, false);
     expect(periods).toHaveLength(1);

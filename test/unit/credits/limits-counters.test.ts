@@ -1,9 +1,12 @@
 /**
  * The shared counters behind rate limits and team concurrency, against a real Postgres and hit
- * concurrently, as several API processes and workers would.
+ * concurrently, as several API processes and workers would. Their writes commit relaxed.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../../db/connect.js';
+import { relaxedCommit } from '../../../db/relaxed-commit.js';
 import { acquireSlot, countActiveSlots, releaseSlot, renewSlot } from '../../../db/repositories/concurrency-slots.js';
 import { countRequest } from '../../../db/repositories/rate-limits.js';
 import { createTestDb, newTeam, type TestDb } from './fixture.js';
@@ -97,5 +100,33 @@ describe('concurrency slots', () => {
   it('grants nothing for a limit of 0', async () => {
     const { teamId } = await newTeam(t.db);
     expect(await acquireSlot(t.db, teamId, 0, randomUUID(), 30_000)).toBeUndefined();
+  });
+});
+
+describe('relaxed commits', () => {
+  it('turn synchronous commit off for the statement that selects them', async () => {
+    const { rows } = await sql<{ setting: string }>`
+      with relaxed as (select ${relaxedCommit(t.db)}) select current_setting('synchronous_commit') as setting from relaxed`.execute(t.db);
+    expect(rows).toEqual([{ setting: 'off' }]);
+  });
+
+  it('relax only their own statement: the connection commits normally afterwards', async () => {
+    const single = createDb(t.url, { maxConnections: 1 });
+    try {
+      const { teamId } = await newTeam(single);
+      await countRequest(single, teamId, 'scrape');
+      const lease = await acquireSlot(single, teamId, 1, randomUUID(), 30_000);
+      await renewSlot(single, lease!, 30_000);
+      await releaseSlot(single, lease!);
+      const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(single);
+      expect(rows).toEqual([{ synchronous_commit: 'on' }]);
+    } finally {
+      await single.destroy();
+    }
+  });
+
+  it('are refused inside a transaction, where they would cover its other writes', async () => {
+    const { teamId } = await newTeam(t.db);
+    await expect(t.db.transaction().execute((trx) => countRequest(trx, teamId, 'scrape'))).rejects.toThrow(/transaction/);
   });
 });

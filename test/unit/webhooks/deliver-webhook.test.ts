@@ -5,7 +5,6 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliverWebhookActivity } from '../../../activities/deliver-webhook.js';
-import { upsertDocument } from '../../../db/repositories/documents.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { findWebhookSecret, setWebhookSecret } from '../../../db/repositories/webhook-secrets.js';
@@ -111,17 +110,20 @@ beforeAll(async () => {
   documentId = randomUUID();
   storedDocument.metadata.scrapeId = documentId;
   const body = JSON.stringify(storedDocument);
-  await upsertDocument(db, {
-    id: documentId,
-    job_id: jobId,
-    team_id: signedTeamId,
-    url: 'https://example.com/',
-    url_key: 'example-key',
-    status: 'completed',
-    document: body,
-    size_bytes: Buffer.byteLength(body),
-    credits_used: 1,
-  });
+  await db
+    .insertInto('documents')
+    .values({
+      id: documentId,
+      job_id: jobId,
+      team_id: signedTeamId,
+      url: 'https://example.com/',
+      url_key: 'example-key',
+      status: 'completed',
+      document: body,
+      size_bytes: Buffer.byteLength(body),
+      credits_used: 1,
+    })
+    .execute();
 });
 
 afterEach(async () => {

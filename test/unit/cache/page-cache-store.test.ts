@@ -1,0 +1,101 @@
+/**
+ * db/repositories/page-cache.ts against a real Postgres: a store replaces the key's copy and
+ * applies both bounds (age for every team, bytes per team, oldest first).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findCachedPage,
+  PAGE_CACHE_RETENTION_MS,
+  PAGE_CACHE_TEAM_BYTES,
+  storeCachedPage,
+} from '../../../db/repositories/page-cache.js';
+import { findOrCreateTeam } from '../../../db/repositories/teams.js';
+import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb('trawl_page_cache');
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function newTeamId(): Promise<string> {
+  return (await findOrCreateTeam(t.db, `team-${randomUUID()}`)).id;
+}
+
+/** A row as an earlier store left it; `sizeBytes` is what the byte cap counts. */
+async function seed(teamId: string, key: string, ageMs: number, sizeBytes = 10): Promise<void> {
+  await t.db
+    .insertInto('page_cache')
+    .values({
+      team_id: teamId,
+      cache_key: key,
+      url: `https://example.com/${key}`,
+      document: JSON.stringify({ markdown: key }),
+      outcome: JSON.stringify({ statusCode: 200 }),
+      size_bytes: sizeBytes,
+      cached_at: new Date(Date.now() - ageMs),
+    })
+    .execute();
+}
+
+function store(teamId: string, key: string, markdown: string): Promise<void> {
+  return storeCachedPage(t.db, {
+    teamId,
+    key,
+    url: `https://example.com/${key}`,
+    document: JSON.stringify({ markdown }),
+    outcome: JSON.stringify({ statusCode: 200 }),
+    cachedAt: new Date(),
+  });
+}
+
+async function keysOf(teamId: string): Promise<string[]> {
+  const rows = await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', teamId).orderBy('cache_key').execute();
+  return rows.map((r) => r.cache_key);
+}
+
+describe('storeCachedPage', () => {
+  it('replaces the copy under the same key', async () => {
+    const teamId = await newTeamId();
+    await store(teamId, 'a', 'first');
+    await store(teamId, 'a', 'second');
+    expect(await keysOf(teamId)).toEqual(['a']);
+    expect((await findCachedPage(t.db, teamId, 'a', DAY_MS))?.document).toEqual({ markdown: 'second' });
+  });
+
+  it('deletes copies past the retention, of every team, but not younger ones', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    await seed(teamId, 'old', PAGE_CACHE_RETENTION_MS + DAY_MS);
+    await seed(teamId, 'recent', DAY_MS);
+    await seed(otherTeamId, 'old', PAGE_CACHE_RETENTION_MS + DAY_MS);
+    await store(teamId, 'new', 'fresh');
+    expect(await keysOf(teamId)).toEqual(['new', 'recent']);
+    expect(await keysOf(otherTeamId)).toEqual([]);
+  });
+
+  it('evicts the team’s oldest copies past its byte cap, counting the stored copy, and no other team’s', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    const third = Math.floor(PAGE_CACHE_TEAM_BYTES / 3);
+    // Newest first: the new copy, 'c' and 'b' fit under the cap; 'a' no longer does.
+    await seed(teamId, 'a', 4 * DAY_MS, third);
+    await seed(teamId, 'b', 2 * DAY_MS, third);
+    await seed(teamId, 'c', DAY_MS, third);
+    await seed(otherTeamId, 'x', 4 * DAY_MS, PAGE_CACHE_TEAM_BYTES);
+    await store(teamId, 'new', 'fresh');
+    expect(await keysOf(teamId)).toEqual(['b', 'c', 'new']);
+    expect(await keysOf(otherTeamId)).toEqual(['x']);
+  });
+
+  it('does not count the replaced copy’s old size against the cap', async () => {
+    const teamId = await newTeamId();
+    await seed(teamId, 'big', DAY_MS, PAGE_CACHE_TEAM_BYTES - 100);
+    await seed(teamId, 'older', 2 * DAY_MS, 100);
+    await store(teamId, 'big', 'now small');
+    expect(await keysOf(teamId)).toEqual(['big', 'older']);
+  });
+});
