@@ -5,28 +5,16 @@
  */
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
-import { authenticate, requireScope } from '../middleware/auth.js';
-import { requireCredits } from '../middleware/credits.js';
-import { rateLimit } from '../middleware/rate-limit.js';
-import { validateBody } from '../middleware/validate.js';
 import { scrapeOptionsFromV1, scrapeV1RequestSchema, type ScrapeV1Request } from '../schemas/scrape-v1.js';
-import { runScrape } from './scrape.js';
+import { runScrape, scrapeRequestChecks } from './scrape.js';
 
 export function scrapeV1Routes(deps: AppDeps): Router {
   const router = Router();
-  router.post(
-    '/v1/scrape',
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('scrape'),
-    rateLimit(deps, 'scrape'),
-    validateBody(scrapeV1RequestSchema),
-    requireCredits(deps),
-    async (req, res) => {
-      const { url, origin: _origin, integration: _integration, zeroDataRetention, ...v1 } =
-        res.locals.body as ScrapeV1Request;
-      const options = scrapeOptionsFromV1(v1);
-      res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
-    },
-  );
+  router.post('/v1/scrape', ...scrapeRequestChecks(deps, scrapeV1RequestSchema), async (req, res) => {
+    const { url, origin: _origin, integration: _integration, zeroDataRetention, ...v1 } =
+      res.locals.body as ScrapeV1Request;
+    const options = scrapeOptionsFromV1(v1);
+    res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
+  });
   return router;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
 import { findDocument } from '../../db/repositories/documents.js';
 import { findTeamJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { TrawlError } from '../../lib/errors.js';
@@ -20,19 +21,11 @@ import { insertRunningJob, jobSearchAttributes } from '../job-start.js';
 
 export function scrapeRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.post(
-    '/v2/scrape',
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('scrape'),
-    rateLimit(deps, 'scrape'),
-    validateBody(scrapeRequestSchema),
-    requireCredits(deps),
-    async (req, res) => {
-      const { url, origin: _origin, integration: _integration, zeroDataRetention, ...options } =
-        res.locals.body as ScrapeRequest;
-      res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
-    },
-  );
+  router.post('/v2/scrape', ...scrapeRequestChecks(deps, scrapeRequestSchema), async (req, res) => {
+    const { url, origin: _origin, integration: _integration, zeroDataRetention, ...options } =
+      res.locals.body as ScrapeRequest;
+    res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
+  });
   router.get(
     '/v2/scrape/:id',
     authenticate({ db: deps.db, mode: deps.config.auth }),
@@ -48,6 +41,17 @@ export function scrapeRoutes(deps: AppDeps): Router {
     },
   );
   return router;
+}
+
+/** What every scrape request passes before it runs, v1 and v2 alike; only the body schema differs. */
+export function scrapeRequestChecks(deps: AppDeps, schema: z.ZodType): RequestHandler[] {
+  return [
+    authenticate({ db: deps.db, mode: deps.config.auth }),
+    requireScope('scrape'),
+    rateLimit(deps, 'scrape'),
+    validateBody(schema),
+    requireCredits(deps),
+  ];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
