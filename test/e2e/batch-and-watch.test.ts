@@ -10,7 +10,7 @@ import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { e2eContext } from './context.js';
 
 const { apiUrl, databaseUrl } = e2eContext();
@@ -83,13 +83,7 @@ describe('batch scrape', () => {
   });
 
   describe('webhooks', () => {
-    let receiver: WebhookReceiver;
-    beforeAll(async () => {
-      receiver = await startWebhookReceiver();
-    });
-    afterAll(async () => {
-      await receiver.close();
-    });
+    const receiver = useWebhookReceiver();
 
     it('sends batch_scrape.started, .page and .completed', async () => {
       const done = await firecrawl.batchScrape([site.url('/docs/a'), site.url('/docs/b')], {

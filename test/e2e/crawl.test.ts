@@ -11,7 +11,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { e2eContext } from './context.js';
 
 const { apiUrl, databaseUrl } = e2eContext();
@@ -224,13 +224,7 @@ describe('job lifecycle', () => {
 });
 
 describe('webhooks', () => {
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = useWebhookReceiver();
 
   it('sends started, one page per document (matched by scrapeId) and completed, signed when the team has a secret', async () => {
     const db = createDb(databaseUrl, { maxConnections: 1 });

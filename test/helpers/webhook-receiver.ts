@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Delivery {
   headers: http.IncomingHttpHeaders;
@@ -46,5 +47,32 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
+  };
+}
+
+/**
+ * A receiver for the enclosing `describe` block: started before its tests, closed after them.
+ * Read its fields inside tests only; it exists once the block's `beforeAll` has run.
+ */
+export function useWebhookReceiver(): Omit<WebhookReceiver, 'close'> {
+  let started: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    started = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): WebhookReceiver => {
+    if (!started) throw new Error('the webhook receiver is only there inside the tests of its describe block');
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get deliveries() {
+      return current().deliveries;
+    },
+    waitFor: (type, timeoutMs) => current().waitFor(type, timeoutMs),
   };
 }
