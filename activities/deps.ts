@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.js';
 import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
-import type { BrowserPool } from '../worker/browser/browser-pool.js';
+import type { BrowserPool } from '../browser/browser-pool.js';
 
 /** What activities need from the outside world; built only in worker/. */
 export interface ActivityDeps {

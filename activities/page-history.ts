@@ -3,7 +3,7 @@
  * fetch when young enough) and change-tracking snapshots (compared with the fresh markdown).
  * Both page activities scrape through here, so single scrapes, crawls and batches behave alike.
  */
-import { hasFormat } from '../api/schemas/scrape-options.js';
+import { hasFormat } from '../contracts/scrape-options.js';
 import { findPreviousSnapshot, recordSnapshot } from '../db/repositories/change-history.js';
 import { findCachedPage, storeCachedPage, type CachedPage, type CacheCopy } from '../db/repositories/page-cache.js';
 import { pageCacheKey } from '../lib/page-cache-key.js';

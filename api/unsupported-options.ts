@@ -2,7 +2,7 @@
  * Options Trawl accepts in the schema but cannot honour in this deployment fail here, before a
  * workflow starts, with a 4xx that names the option. Never a silent partial result.
  */
-import type { ScrapeOptions } from './schemas/scrape-options.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { httpError } from './errors.js';
 
 export interface DeploymentFeatures {

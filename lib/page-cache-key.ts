@@ -10,7 +10,7 @@
  * Pure: no I/O, so it is unit tested on its own.
  */
 import { createHash } from 'node:crypto';
-import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { normalizeUrl } from './url/normalize.js';
 
 export type PageCacheKeyOptions = Pick<

@@ -8,7 +8,7 @@
  * - `maxAge: 0` never reads, but a fresh copy is still stored unless `storeInCache` is false, so
  *   `maxAge: 0` also refreshes the cache for later scrapes.
  */
-import { hasFormat, type ScrapeOptions } from '../api/schemas/scrape-options.js';
+import { hasFormat, type ScrapeOptions } from '../contracts/scrape-options.js';
 
 export type PageCachePolicy =
   | { mode: 'bypass' }

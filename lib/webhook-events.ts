@@ -3,7 +3,7 @@
  * workflow code can import it to decide which events to schedule.
  */
 import type { RetryPolicy } from '@temporalio/common';
-import type { WebhookConfig, WebhookEventKind } from '../api/schemas/webhook.js';
+import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 
 export type WebhookJobKind = 'crawl' | 'batch_scrape';
 

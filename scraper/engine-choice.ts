@@ -3,7 +3,7 @@
  * 180 ms, so the browser runs only when the request needs one or the page's content needs
  * JavaScript to appear (see README, "Choosing the engine").
  */
-import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 
 /** Options only a real browser can honour; the first one found is reported as the reason. */
 export function browserRequiredBy(options: ScrapeOptions): string | undefined {

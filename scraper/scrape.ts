@@ -3,10 +3,10 @@
  * Storage and credits are the activity's business; this module does no database I/O (screenshots
  * and PDFs are stored through the `publishMedia` the activity passes in).
  */
-import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
-import { hasFormat } from '../api/schemas/scrape-options.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
+import { hasFormat } from '../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../lib/errors.js';
-import type { BrowserPool } from '../worker/browser/browser-pool.js';
+import type { BrowserPool } from '../browser/browser-pool.js';
 import { documentActions } from './actions/action-results.js';
 import { browserRequiredBy, needsJavaScript } from './engine-choice.js';
 import { fetchWithBrowser } from './engines/browser.js';

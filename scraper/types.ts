@@ -2,7 +2,7 @@
  * Contracts between the parts of the scraper: engines fetch a page, the HTML pipeline turns it
  * into a Document, and the scrape activity stores the Document and hands back its id.
  */
-import type { Action, Location } from '../api/schemas/scrape-options.js';
+import type { Action, Location } from '../contracts/scrape-options.js';
 
 export type EngineName = 'http' | 'browser';
 

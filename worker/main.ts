@@ -9,7 +9,7 @@ import { createContentBlocker } from '../scraper/ad-block/content-blocker.js';
 import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
-import { createBrowserPool } from './browser/browser-pool.js';
+import { createBrowserPool } from '../browser/browser-pool.js';
 import { createWorker } from './create-worker.js';
 
 async function main(): Promise<void> {

@@ -16,8 +16,8 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
-import type { WebhookConfig, WebhookEventKind } from '../api/schemas/webhook.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
+import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 import { CREDITS_EXHAUSTED_WARNING } from '../lib/credits.js';
 import { fromFailure } from '../lib/errors.js';
 import { webhookWants, type WebhookJobKind } from '../lib/webhook-events.js';

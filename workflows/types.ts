@@ -1,5 +1,5 @@
 /** Inputs and results of workflows and activities. Small ids and counts only: bodies live in Postgres. */
-import type { ScrapeOptions } from '../api/schemas/scrape-options.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 
 export interface ScrapePageInput {
   jobId: string;

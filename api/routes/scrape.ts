@@ -12,7 +12,7 @@ import { requireCredits } from '../middleware/credits.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { validateBody } from '../middleware/validate.js';
 import { scrapeRequestSchema, type ScrapeRequest } from '../schemas/scrape.js';
-import type { ScrapeOptions } from '../schemas/scrape-options.js';
+import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { DEADLINE_GRACE_MS, withDeadline, workflowFailure } from '../workflow-result.js';

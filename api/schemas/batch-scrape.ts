@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from './scrape-options.js';
-import { webhookSchema } from './webhook.js';
+import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from '../../contracts/scrape-options.js';
+import { webhookSchema } from '../../contracts/webhook.js';
 
 /** POST /v2/batch/scrape: urls plus every scrape option flattened at the top level. */
 export const batchScrapeRequestSchema = z

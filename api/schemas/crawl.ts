@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { validatePathRegexes } from '../../lib/crawl/path-patterns.js';
 import { crawlOptionsFromV1 } from '../../lib/crawl/v1-options.js';
-import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from './scrape-options.js';
+import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
-import { webhookSchema } from './webhook.js';
+import { webhookSchema } from '../../contracts/webhook.js';
 
 const pathRegexes = z
   .array(z.string().max(2000))

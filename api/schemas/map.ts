@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { locationSchema, requestMetaShape } from './scrape-options.js';
+import { locationSchema, requestMetaShape } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
 
 /** POST /v2/map */

@@ -17,7 +17,7 @@ import {
   scrapeOptionsSchema,
   scrapeOptionsShape,
   type ScrapeOptions,
-} from './scrape-options.js';
+} from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
 
 const V1_FORMATS = [

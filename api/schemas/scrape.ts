@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from './scrape-options.js';
+import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
 
 /** POST /v2/scrape */

@@ -6,11 +6,11 @@
  * Temporal workflow and activity, storing and reading back the Document.
  */
 import { loadavg } from 'node:os';
-import { scrapeOptionsSchema } from '../../api/schemas/scrape-options.js';
+import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
 import { addressPolicyFor } from '../../scraper/net/address-policy.js';
 import { startGuardProxy } from '../../scraper/net/guard-proxy.js';
-import { createBrowserPool } from '../../worker/browser/browser-pool.js';
+import { createBrowserPool } from '../../browser/browser-pool.js';
 import { CHROMIUM_PATH } from '../peer/chromium-flags.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import type { SiteVariant } from '../site/article.js';

@@ -1,4 +1,4 @@
-import type { Action } from '../../api/schemas/scrape-options.js';
+import type { Action } from '../../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 
 /** An action could not do what it asked for (no such element, nothing clickable); the message is the reason. */

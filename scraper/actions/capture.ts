@@ -1,5 +1,5 @@
 /** Actions that capture the page as it is at that point: screenshot, pdf. */
-import type { Page } from '../../worker/browser/browser-pool.js';
+import type { Page } from '../../browser/browser-pool.js';
 import type { CapturedMedia } from '../types.js';
 import type { ActionContext, ActionOf } from './context.js';
 

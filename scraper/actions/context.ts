@@ -1,5 +1,5 @@
-import type { Action } from '../../api/schemas/scrape-options.js';
-import type { Page } from '../../worker/browser/browser-pool.js';
+import type { Action } from '../../contracts/scrape-options.js';
+import type { Page } from '../../browser/browser-pool.js';
 
 export type ActionOf<T extends Action['type']> = Extract<Action, { type: T }>;
 

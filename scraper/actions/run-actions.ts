@@ -3,7 +3,7 @@
  * engine captures the content, inside the scrape's one deadline. The first action that fails
  * fails the scrape with SCRAPE_ACTION_ERROR naming it; nothing after it runs.
  */
-import type { Action } from '../../api/schemas/scrape-options.js';
+import type { Action } from '../../contracts/scrape-options.js';
 import { TrawlError } from '../../lib/errors.js';
 import type { ActionOutputs } from '../types.js';
 import { ActionFailed, actionError } from './action-error.js';

@@ -5,7 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import type { Logger } from '../../lib/log.js';
-import type { ContentBlocker } from '../../worker/browser/browser-pool.js';
+import type { ContentBlocker } from '../../browser/browser-pool.js';
 import { cookieBannerHandler } from './cookie-banners.js';
 import { loadFilterEngine } from './filter-engine.js';
 import { requestBlocker } from './request-blocker.js';

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { filterCompactRules } from '@duckduckgo/autoconsent';
-import type { ContentBlocker, Frame } from '../../worker/browser/browser-pool.js';
+import type { ContentBlocker, Frame } from '../../browser/browser-pool.js';
 
 const require = createRequire(import.meta.url);
 

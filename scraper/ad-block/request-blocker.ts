@@ -4,7 +4,7 @@
  * `redirect=` is treated as a block, since no replacement resources are loaded.
  */
 import { Request, type FiltersEngine } from '@ghostery/adblocker';
-import type { BlockableRequest } from '../../worker/browser/browser-pool.js';
+import type { BlockableRequest } from '../../browser/browser-pool.js';
 
 export function requestBlocker(engine: FiltersEngine): (request: BlockableRequest) => boolean {
   return ({ url, resourceType, documentUrl }) =>

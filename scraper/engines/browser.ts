@@ -11,9 +11,9 @@
  */
 import { lookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Location } from '../../api/schemas/scrape-options.js';
+import type { Location } from '../../contracts/scrape-options.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
-import type { BrowserPool, Page, PageOptions, PageResponse } from '../../worker/browser/browser-pool.js';
+import type { BrowserPool, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';

@@ -3,7 +3,7 @@
  * (the header) and the browser engine (the header and the context locale), so both ask a site
  * for the same language.
  */
-import type { Location } from '../../api/schemas/scrape-options.js';
+import type { Location } from '../../contracts/scrape-options.js';
 
 const FALLBACK_LOCALE = 'en-US';
 

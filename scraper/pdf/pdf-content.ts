@@ -3,7 +3,7 @@
  * markdown, billed per page parsed; without it (`parsers: []`, v1 `parsePDF: false`) the file comes
  * back base64-encoded in the text formats, billed flat, as Firecrawl's PDF engine does.
  */
-import type { ScrapeOptions } from '../../api/schemas/scrape-options.js';
+import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { PageCostInput } from '../../lib/credits.js';
 import type { TransformOptions, TransformedPage } from '../types.js';

@@ -3,11 +3,11 @@
  * test checks the action's effect on the captured page, not just that it ran.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionSchema, type Action } from '../../../api/schemas/scrape-options.js';
+import { actionSchema, type Action } from '../../../contracts/scrape-options.js';
 import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithBrowser } from '../../../scraper/engines/browser.js';
 import type { BrowserFetchRequest, FetchedPage } from '../../../scraper/types.js';
-import { createBrowserPool, type BrowserPool } from '../../../worker/browser/browser-pool.js';
+import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { ITEMS_PER_BATCH, startActionsSite, type ActionsSite } from '../../helpers/actions-site.js';
 
 let site: ActionsSite;

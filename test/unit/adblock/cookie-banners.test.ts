@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieBannerHandler } from '../../../scraper/ad-block/cookie-banners.js';
-import { createBrowserPool, type BrowserPool } from '../../../worker/browser/browser-pool.js';
+import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { startLocalServer, type LocalServer } from '../net/local-server.js';
 
 /** CookieYes's markup, one of the consent managers in autoconsent's rules; rejecting removes it and says so. */

@@ -4,7 +4,7 @@ import { fetchWithBrowser, timezoneForCountry } from '../../../scraper/engines/b
 import { addressPolicyFor } from '../../../scraper/net/address-policy.js';
 import { startGuardProxy, type GuardProxy } from '../../../scraper/net/guard-proxy.js';
 import type { BrowserFetchRequest } from '../../../scraper/types.js';
-import { createBrowserPool, type BrowserPool } from '../../../worker/browser/browser-pool.js';
+import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { PDF_BYTES, PNG_BYTES, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 let site: FixtureServer;

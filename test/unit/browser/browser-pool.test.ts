@@ -6,8 +6,8 @@ import {
   type BlockableRequest,
   type BrowserPool,
   type BrowserPoolOptions,
-} from '../../../worker/browser/browser-pool.js';
-import { findChromiumProcesses, type ChromiumProcess } from '../../../worker/browser/chromium-processes.js';
+} from '../../../browser/browser-pool.js';
+import { findChromiumProcesses, type ChromiumProcess } from '../../../browser/chromium-processes.js';
 import { startCountingProxy } from '../../helpers/counting-proxy.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 

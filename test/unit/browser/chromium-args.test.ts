@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrowserPool } from '../../../worker/browser/browser-pool.js';
-import { BROWSER_MARKER_ENV, findChromiumProcesses, type ChromiumProcess } from '../../../worker/browser/chromium-processes.js';
+import { createBrowserPool } from '../../../browser/browser-pool.js';
+import { BROWSER_MARKER_ENV, findChromiumProcesses, type ChromiumProcess } from '../../../browser/chromium-processes.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 let site: FixtureServer;

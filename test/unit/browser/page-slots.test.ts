@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPageSlots } from '../../../worker/browser/page-slots.js';
+import { createPageSlots } from '../../../browser/page-slots.js';
 
 describe('createPageSlots', () => {
   it('admits up to its size at once and queues the rest in arrival order', async () => {

@@ -1,6 +1,6 @@
 /** lib/page-cache-key.ts: which scrapes share a cached copy, and which never do. */
 import { describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema } from '../../../api/schemas/scrape-options.js';
+import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { pageCacheKey } from '../../../lib/page-cache-key.js';
 
 const options = (extra: Record<string, unknown> = {}) => scrapeOptionsSchema.parse(extra);

@@ -1,6 +1,6 @@
 /** lib/page-cache-policy.ts: when the cache is read, written or bypassed (wire reference §8.9). */
 import { describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema } from '../../../api/schemas/scrape-options.js';
+import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { pageCachePolicy } from '../../../lib/page-cache-policy.js';
 
 const policy = (extra: Record<string, unknown> = {}) => pageCachePolicy(scrapeOptionsSchema.parse(extra));

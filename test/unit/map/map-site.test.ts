@@ -14,7 +14,7 @@ import { absoluteHttpUrl } from '../../../api/schemas/url.js';
 import { findTeamJob, insertJob } from '../../../db/repositories/jobs.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
-import type { BrowserPool } from '../../../worker/browser/browser-pool.js';
+import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { MAP_DEFAULT_TIMEOUT_MS, type MapJobResult, type MapSiteResult } from '../../../workflows/map.js';
 import { BIG_SITE_PAGES, HOME_DESCRIPTION, HOME_TITLE, startMapSite, type MapFixtureSite } from '../../helpers/map-site.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookSchema } from '../../../api/schemas/webhook.js';
+import { webhookSchema } from '../../../contracts/webhook.js';
 import { WEBHOOK_RETRY_POLICY, webhookEventType, webhookWants } from '../../../lib/webhook-events.js';
 
 describe('webhookWants', () => {

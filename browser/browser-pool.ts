@@ -22,8 +22,8 @@ import {
   type Page,
 } from 'playwright-core';
 import { z } from 'zod';
-import { PageError } from '../../lib/errors.js';
-import type { Logger } from '../../lib/log.js';
+import { PageError } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import { BROWSER_MARKER_ENV, killChromium } from './chromium-processes.js';
 import { createPageSlots } from './page-slots.js';
 
