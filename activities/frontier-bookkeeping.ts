@@ -1,13 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { cancelOpenPages, claimPages as claimFrontierPages, settlePage } from '../db/repositories/crawl-pages.js';
 import { completeJobIfDrained, finishJob as finishJobRow } from '../db/repositories/jobs.js';
-import type {
-  ClaimPagesInput,
-  FinishJobInput,
-  FrontierPage,
-  RecordPageFailureInput,
-} from '../workflows/types.js';
+import type { FrontierPage } from '../lib/crawl/settings.js';
 import type { ActivityDeps } from './deps.js';
+
+export interface ClaimPagesInput {
+  jobId: string;
+  /** Stable across retries of this claim, so a retry returns the same pages. */
+  claimId: string;
+  max: number;
+}
+
+export interface RecordPageFailureInput {
+  jobId: string;
+  teamId: string;
+  page: FrontierPage;
+  code: string;
+  error: string;
+}
+
+export interface FinishJobInput {
+  jobId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  error?: string;
+  /** Shown by the job's status, e.g. that it stopped early for lack of credits. */
+  warning?: string;
+  /** Retire pages still queued or claimed, which will now never be scraped (always done on cancel). */
+  retireOpenPages?: boolean;
+}
 
 /** Hands the workflow the next queued pages, oldest first. */
 export function createClaimPagesActivity(deps: ActivityDeps) {

@@ -13,7 +13,7 @@ import {
 } from './frontier-bookkeeping.js';
 import { createMapSiteActivity } from './map-site.js';
 import { createScrapePageActivity } from './scrape-page.js';
-import { createRobotsLookup } from './site-rules.js';
+import { createRobotsLookup } from './site/site-rules.js';
 import { createStartCrawlActivity } from './start-crawl.js';
 
 export type { ActivityDeps } from './deps.js';

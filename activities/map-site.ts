@@ -16,9 +16,12 @@
  *  - with `search`: ranked by rankBySearch, then only links matching a query token are kept;
  *  - cut to `limit`.
  * The links go to the job row, not back through Temporal: 100,000 of them exceed its payload limit.
+ * Storing them completes the map job: the map's "completed" belongs to this activity; the API,
+ * which waits for it, records only a failure or timeout.
  */
 import { Context } from '@temporalio/activity';
-import { setJobResult } from '../db/repositories/jobs.js';
+import type { MapOptions } from '../contracts/map-options.js';
+import { completeJobWithResult } from '../db/repositories/jobs.js';
 import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
 import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
@@ -27,10 +30,35 @@ import { discoverSitemapUrls, type SitemapDiscovery } from '../scraper/discovery
 import { fetchWithHttp } from '../scraper/engines/http.js';
 import { transformContent } from '../scraper/html/content.js';
 import type { FetchedPage, TransformOptions } from '../scraper/types.js';
-import type { MapJobResult, MapLink, MapSiteInput, MapSiteResult } from '../workflows/map.js';
 import type { ActivityDeps } from './deps.js';
-import { withPageSignal } from './page-signal.js';
-import { plainFetcher, type RobotsLookup } from './site-rules.js';
+import { withPageSignal } from './page/signal.js';
+import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
+
+export interface MapSiteInput {
+  jobId: string;
+  /** Absolute start URL. */
+  url: string;
+  options: MapOptions;
+  /** Epoch ms by which the map must be done, set by the API that accepted the request. */
+  deadline: number;
+}
+
+/** Only the count: the links themselves (up to 100,000) are in the job row, far over Temporal's payload limit. */
+export interface MapSiteResult {
+  count: number;
+}
+
+export interface MapLink {
+  url: string;
+  title?: string;
+  description?: string;
+}
+
+/** What the map activity stores in `jobs.result` for the API to answer with. */
+export interface MapJobResult {
+  links: MapLink[];
+  warning?: string;
+}
 
 /** The largest `limit` a map accepts, and so the most sitemap URLs worth reading. */
 const MAX_SITEMAP_URLS = 100_000;
@@ -161,7 +189,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
         // Sitemap reading stops at the deadline instead of failing, so a map that only ends there
         // was cut short. The slack covers timers firing a moment before the wall clock agrees.
         if (Date.now() >= input.deadline - DEADLINE_SLACK_MS) throw mapTimeout();
-        await setJobResult(deps.db, input.jobId, { ...result });
+        await completeJobWithResult(deps.db, input.jobId, { ...result });
         return { count: result.links.length };
       });
     } catch (err) {

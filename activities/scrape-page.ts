@@ -1,17 +1,43 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * The scrape policy over the page pipeline (activities/page/pipeline.ts): one synchronous scrape.
+ * Its store transaction completes the job and notifies the waiting API, so the scrape job's
+ * "completed" belongs to this activity, not to its workflow.
+ */
 import { Context } from '@temporalio/activity';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
-import { pageCredits } from '../lib/credits.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
-import type { ScrapePageInput, ScrapePageResult } from '../workflows/types.js';
 import type { ActivityDeps } from './deps.js';
-import { completedDocumentRow } from './page-document.js';
-import { scrapeWithCacheCopy } from './page-history.js';
-import { mediaPublisher } from './page-media.js';
-import { withPageSignal } from './page-signal.js';
-import { pageCharge, requireCredits, withCreditCode } from './team-budget.js';
-import { NO_SLOT, withTeamSlot } from './team-slot.js';
+import { completedDocumentRow } from './page/document-row.js';
+import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
+import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
+import { pageCharge, withCreditCode } from './page/team-budget.js';
+
+export interface ScrapePageInput {
+  jobId: string;
+  teamId: string;
+  /** Absolute URL to fetch. */
+  url: string;
+  /** The URL exactly as the caller wrote it (metadata.sourceURL); defaults to `url`. */
+  sourceUrl?: string;
+  options: ScrapeOptions;
+  /** Epoch ms by which the whole scrape must be done; set once by whoever accepted the request. */
+  deadline: number;
+  /** Document id to use; a single scrape passes its job id so scrapeId and job id agree. */
+  documentId?: string;
+  /**
+   * Where the API serves stored screenshots and PDFs (e.g. `https://host/v2/media`); the activity
+   * stores them and links them under it. Absent: they stay inline as data: URIs.
+   */
+  mediaBaseUrl?: string;
+}
+
+export interface ScrapePageResult {
+  documentId: string;
+  statusCode: number;
+  creditsUsed: number;
+}
 
 /**
  * A synchronous scrape waits at most this long for one of the team's slots (and never more than
@@ -19,68 +45,54 @@ import { NO_SLOT, withTeamSlot } from './team-slot.js';
  */
 const SYNC_SLOT_WAIT_MS = 10_000;
 
-/**
- * One synchronous scrape: fetch, convert, store the Document with its charge (which also completes
- * the job), return its id.
- */
-export function createScrapePageActivity(deps: ActivityDeps) {
+export function createScrapePageActivity(deps: ActivityDeps, steps: readonly EnrichStep[] = ENRICH_STEPS) {
   return async function scrapePage(input: ScrapePageInput): Promise<ScrapePageResult> {
+    const sourceUrl = input.sourceUrl ?? input.url;
+    const task = { ...input, sourceUrl };
     try {
-      const budget = await requireCredits(deps.db, input.teamId);
-      const waitMs = Math.min(SYNC_SLOT_WAIT_MS, Math.max(0, (input.deadline - Date.now()) / 2));
-      const slotRequest = { teamId: input.teamId, limit: budget.plan.concurrency, waitMs };
-      const done = await withTeamSlot(deps.db, slotRequest, (slot) =>
-        withPageSignal(input.deadline, async (signal) => {
-          // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
-          const scrapeId = input.documentId ?? randomUUID();
-          const sourceUrl = input.sourceUrl ?? input.url;
-          const pageKey = urlKey(normalizeUrl(input.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
-          const { outcome, cacheCopy } = await scrapeWithCacheCopy(
-            {
-              url: input.url,
-              sourceUrl,
-              options: input.options,
-              scrapeId,
-              deadline: input.deadline,
-              signal,
-              publishMedia: mediaPublisher(deps.db, input),
-            },
-            deps,
-            { ...input, cacheReads: true },
-          );
-          const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf });
-          outcome.document.metadata.creditsUsed = creditsUsed;
-          const stored = await storeScrapeResult(deps.db, {
-            document: completedDocumentRow({
-              id: scrapeId,
-              jobId: input.jobId,
-              teamId: input.teamId,
-              url: sourceUrl,
-              urlKey: pageKey,
-              document: outcome.document,
-              creditsUsed,
-            }),
-            charge: pageCharge({
-              teamId: input.teamId,
-              jobId: input.jobId,
-              documentId: scrapeId,
-              urlKey: pageKey,
-              credits: creditsUsed,
-              plan: budget.plan,
-            }),
-            lease: slot,
-            cacheCopy,
-          });
-          // Its transaction released the slot.
-          slot.released = true;
-          return { documentId: stored.id, statusCode: outcome.statusCode, creditsUsed };
-        }),
-      );
+      const done = await runPage(deps, steps, task, scrapePolicy(input));
       if (done === NO_SLOT) throw new NonRetryablePageError('CONCURRENCY_LIMITED', 'Concurrency limit reached');
       return done;
     } catch (err) {
       if (Context.current().cancellationSignal.aborted) throw err;
       throw toApplicationFailure(withCreditCode(err));
     }
+  };
+}
+
+function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
+  return {
+    slotWaitMs: Math.min(SYNC_SLOT_WAIT_MS, Math.max(0, (input.deadline - Date.now()) / 2)),
+    deadline: () => input.deadline,
+    cacheReads: true,
+    // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
+    documentId: input.documentId,
+    async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy }, { db }) {
+      const pageKey = urlKey(normalizeUrl(task.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+      const stored = await storeScrapeResult(db, {
+        document: completedDocumentRow({
+          id: documentId,
+          jobId: task.jobId,
+          teamId: task.teamId,
+          url: task.sourceUrl,
+          urlKey: pageKey,
+          document: outcome.document,
+          creditsUsed,
+        }),
+        charge: pageCharge({
+          teamId: task.teamId,
+          jobId: task.jobId,
+          documentId,
+          urlKey: pageKey,
+          credits: creditsUsed,
+          plan,
+        }),
+        lease: slot,
+        cacheCopy,
+      });
+      // Its transaction released the slot.
+      slot.released = true;
+      return { documentId: stored.id, statusCode: outcome.statusCode, creditsUsed };
+    },
   };
 }

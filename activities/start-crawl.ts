@@ -2,10 +2,21 @@ import { Context } from '@temporalio/activity';
 import { recordRobotsBlocked } from '../db/repositories/crawl-pages.js';
 import { toApplicationFailure } from '../lib/errors.js';
 import { discoverSitemapUrls } from '../scraper/discovery/sitemaps.js';
-import type { StartCrawlInput, StartCrawlResult } from '../workflows/types.js';
-import { discover } from './crawl-page.js';
+import type { CrawlerSettings } from '../lib/crawl/settings.js';
 import type { ActivityDeps } from './deps.js';
-import { plainFetcher, type RobotsLookup } from './site-rules.js';
+import { discover } from './site/discover.js';
+import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
+
+export interface StartCrawlInput {
+  jobId: string;
+  crawler: CrawlerSettings;
+}
+
+export interface StartCrawlResult {
+  queued: number;
+  /** robots.txt Crawl-delay for the start origin, used when the request set no delay. */
+  crawlDelaySecs?: number;
+}
 
 /** Sitemaps get this long; a crawl should start scraping rather than wait on a huge index. */
 const SITEMAP_BUDGET_MS = 60_000;

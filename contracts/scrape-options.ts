@@ -173,10 +173,3 @@ export const requestMetaShape = {
   origin: z.string().max(256).optional(),
   integration: z.string().max(256).nullable().optional(),
 };
-
-export function hasFormat<T extends FormatName>(
-  options: Pick<ScrapeOptions, 'formats'>,
-  type: T,
-): Extract<Format, { type: T }> | undefined {
-  return options.formats.find((f): f is Extract<Format, { type: T }> => f.type === type);
-}

@@ -8,7 +8,8 @@
  * - `maxAge: 0` never reads, but a fresh copy is still stored unless `storeInCache` is false, so
  *   `maxAge: 0` also refreshes the cache for later scrapes.
  */
-import { hasFormat, type ScrapeOptions } from '../contracts/scrape-options.js';
+import type { PageOutputs } from '../contracts/page-outputs.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
 
 export type PageCachePolicy =
   | { mode: 'bypass' }
@@ -21,16 +22,16 @@ export type PageCachePolicy =
 
 export type PageCachePolicyOptions = Pick<
   ScrapeOptions,
-  'formats' | 'maxAge' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy'
+  'maxAge' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy'
 >;
 
-export function pageCachePolicy(options: PageCachePolicyOptions): PageCachePolicy {
+export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<PageOutputs, 'changeTracking'>): PageCachePolicy {
   const bypass =
     options.waitFor > 0 ||
     Boolean(options.actions?.length) ||
     Object.keys(options.headers ?? {}).length > 0 ||
     options.proxy === 'stealth' ||
-    Boolean(hasFormat(options, 'changeTracking'));
+    Boolean(outputs.changeTracking);
   if (bypass) return { mode: 'bypass' };
   return { mode: 'use', maxAgeMs: options.maxAge, store: options.storeInCache };
 }

@@ -3,11 +3,12 @@
  * 180 ms, so the browser runs only when the request needs one or the page's content needs
  * JavaScript to appear (see README, "Choosing the engine").
  */
+import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 
 /** Options only a real browser can honour; the first one found is reported as the reason. */
-export function browserRequiredBy(options: ScrapeOptions): string | undefined {
-  if (options.formats.some((f) => f.type === 'screenshot')) return 'screenshot';
+export function browserRequiredBy(options: ScrapeOptions, outputs: PageOutputs): string | undefined {
+  if (outputs.screenshot) return 'screenshot';
   if (options.actions && options.actions.length > 0) return 'actions';
   if (options.waitFor > 0) return 'waitFor';
   if (options.mobile) return 'mobile';

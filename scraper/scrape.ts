@@ -3,8 +3,8 @@
  * Storage and credits are the activity's business; this module does no database I/O (screenshots
  * and PDFs are stored through the `publishMedia` the activity passes in).
  */
+import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
-import { hasFormat } from '../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../lib/errors.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import { documentActions } from './actions/action-results.js';
@@ -32,6 +32,8 @@ export interface ScrapeRequest {
   /** The URL exactly as the caller sent it; echoed as metadata.sourceURL. */
   sourceUrl: string;
   options: ScrapeOptions;
+  /** `options.formats`, resolved once by the caller (contracts/page-outputs.ts). */
+  outputs: PageOutputs;
   scrapeId: string;
   deadline: number;
   signal: AbortSignal;
@@ -52,7 +54,7 @@ export interface ScrapeOutcome {
 }
 
 export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<ScrapeOutcome> {
-  const { options } = req;
+  const { options, outputs } = req;
   const target = parseTargetUrl(req.url);
   const base: FetchRequest = {
     url: target,
@@ -67,7 +69,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
   const fetchVia = async ({ proxy }: ProxyRoute): Promise<FetchedPage> => {
     const routed: FetchRequest = { ...base, network: { ...base.network, proxy } };
     const renderInBrowser = () => {
-      const shot = hasFormat(options, 'screenshot');
+      const shot = outputs.screenshot;
       return fetchWithBrowser(deps.browser, {
         ...routed,
         waitForMs: options.waitFor,
@@ -76,7 +78,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
         actions: options.actions,
       });
     };
-    if (browserRequiredBy(options)) return renderInBrowser();
+    if (browserRequiredBy(options, outputs)) return renderInBrowser();
     const fetched = await fetchWithHttp(routed);
     if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched)) return fetched;
     const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
@@ -89,8 +91,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     fetchVia,
   );
 
-  const wantLinks = Boolean(hasFormat(options, 'links'));
-  const transform = transformOptions(options);
+  const transform = transformOptions(options, outputs);
   const pdf = isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
   const transformed = pdf?.transformed ?? transformContent(page, transform);
   const publish = req.publishMedia ?? inlineMedia;
@@ -101,7 +102,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     ...(transformed.markdown !== undefined && { markdown: transformed.markdown }),
     ...(transformed.html !== undefined && { html: transformed.html }),
     ...(transformed.rawHtml !== undefined && { rawHtml: transformed.rawHtml }),
-    ...(wantLinks && { links: transformed.links ?? [] }),
+    ...(outputs.links && { links: transformed.links ?? [] }),
     ...(transformed.images !== undefined && { images: transformed.images }),
     ...(screenshot && { screenshot }),
     ...(actions && { actions }),
@@ -119,19 +120,19 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
   return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf };
 }
 
-function transformOptions(options: ScrapeOptions): TransformOptions {
+function transformOptions(options: ScrapeOptions, outputs: PageOutputs): TransformOptions {
   return {
     onlyMainContent: options.onlyMainContent,
     includeTags: options.includeTags,
     excludeTags: options.excludeTags,
     removeBase64Images: options.removeBase64Images,
     want: {
-      markdown: Boolean(hasFormat(options, 'markdown')),
-      html: Boolean(hasFormat(options, 'html')),
-      rawHtml: Boolean(hasFormat(options, 'rawHtml')),
+      markdown: outputs.markdown,
+      html: outputs.html,
+      rawHtml: outputs.rawHtml,
       // Always extracted: crawls discover pages through them, and it is cheap next to markdown.
       links: true,
-      images: Boolean(hasFormat(options, 'images')),
+      images: outputs.images,
     },
   };
 }

@@ -23,7 +23,7 @@ import { fromFailure } from '../lib/errors.js';
 import { webhookWants, type WebhookJobKind } from '../lib/webhook-events.js';
 import { bookkeepingActivities, crawlKickoffActivities, pageActivities, webhookActivities } from './activities.js';
 import { getProgressQuery, pagesAddedSignal, type PageJobProgress } from './messages.js';
-import type { CrawlerSettings, FrontierPage } from './types.js';
+import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 
 // MARK: - Types
 

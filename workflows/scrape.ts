@@ -1,6 +1,9 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
+import type { ScrapePageInput, ScrapePageResult } from '../activities/scrape-page.js';
 import { pageActivities } from './activities.js';
-import type { ScrapeWorkflowInput, ScrapeWorkflowResult } from './types.js';
+
+export type ScrapeWorkflowInput = ScrapePageInput;
+export type ScrapeWorkflowResult = ScrapePageResult;
 
 /**
  * A single synchronous scrape (POST /v2/scrape). It is a workflow, not a bare activity call, so

@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import { clampPagesToCredits } from '../../lib/credits.js';
 import { crawlWorkflow } from '../../workflows/index.js';
-import type { CrawlerSettings } from '../../workflows/types.js';
+import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import type { AppDeps } from '../app.js';
 import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';

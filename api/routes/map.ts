@@ -4,7 +4,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
 import { findTeamJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { mapWorkflow } from '../../workflows/index.js';
-import { MAP_DEFAULT_TIMEOUT_MS, type MapJobResult } from '../../workflows/map.js';
+import type { MapJobResult } from '../../activities/map-site.js';
+import { MAP_DEFAULT_TIMEOUT_MS } from '../../contracts/map-options.js';
 import type { AppDeps } from '../app.js';
 import { httpError } from '../errors.js';
 import { insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
@@ -72,8 +73,8 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
     }
 
     const result = (await findTeamJob(deps.db, teamId, jobId))?.result as MapJobResult | null | undefined;
+    // The activity stored the links and completed the job in one statement.
     if (!result) throw new Error(`map ${jobId}: result missing after success`);
-    await setJobStatus(deps.db, jobId, 'completed');
     if (version === 'v1') {
       res.json({ success: true, links: result.links.map((link) => link.url) });
       return;

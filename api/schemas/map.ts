@@ -1,21 +1,12 @@
 import { z } from 'zod';
-import { locationSchema, requestMetaShape } from '../../contracts/scrape-options.js';
+import { mapOptionsShape } from '../../contracts/map-options.js';
+import { requestMetaShape } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
 
 /** POST /v2/map */
 export const mapRequestSchema = z.strictObject({
   url: targetUrlSchema,
-  search: z.string().max(1000).optional().describe('Rank links by relevance to this query'),
-  sitemap: z.enum(['include', 'skip', 'only']).default('include'),
-  includeSubdomains: z.boolean().default(true),
-  ignoreQueryParameters: z.boolean().default(true),
-  limit: z.number().int().min(1).max(100_000).default(5000),
-  timeout: z.number().int().min(1000).max(300_000).optional().describe('Deadline (ms); 408 MAP_TIMEOUT after it'),
-  location: locationSchema.optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  ignoreRobotsTxt: z.boolean().default(false),
-  useIndex: z.boolean().default(true),
-  filterByPath: z.boolean().default(true),
+  ...mapOptionsShape,
   ...requestMetaShape,
 });
 export type MapRequest = z.infer<typeof mapRequestSchema>;

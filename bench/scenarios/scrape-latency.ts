@@ -6,6 +6,7 @@
  * Temporal workflow and activity, storing and reading back the Document.
  */
 import { loadavg } from 'node:os';
+import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
 import { addressPolicyFor } from '../../scraper/net/address-policy.js';
@@ -72,6 +73,7 @@ async function run(settings: BenchSettings, spec: ScrapeLatency): Promise<Scenar
         url: url(i),
         sourceUrl: url(i),
         options,
+        outputs: resolveOutputs(options.formats),
         scrapeId: `bench-${i}`,
         deadline: Date.now() + options.timeout,
         signal: AbortSignal.timeout(options.timeout),

@@ -83,11 +83,16 @@ export async function findJobByIdempotencyKey(db: Db, teamId: string, key: strin
     .executeTakeFirst();
 }
 
-export async function setJobResult(db: Db, jobId: string, result: Record<string, unknown>): Promise<void> {
+/**
+ * Stores a synchronous job's result and completes it in one statement, so a reader never sees
+ * one without the other. A job the API already failed (its caller timed out) stays failed.
+ */
+export async function completeJobWithResult(db: Db, jobId: string, result: Record<string, unknown>): Promise<void> {
   await db
     .updateTable('jobs')
-    .set({ result: JSON.stringify(result), updated_at: new Date() })
+    .set({ result: JSON.stringify(result), status: 'completed', updated_at: new Date(), completed_at: new Date() })
     .where('id', '=', jobId)
+    .where('status', '=', 'scraping')
     .execute();
 }
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaPublisher } from '../../../activities/page-media.js';
+import { mediaPublisher } from '../../../activities/page/media.js';
 import type { AppDeps } from '../../../api/app.js';
 import { errorHandler, notFoundHandler } from '../../../api/errors.js';
 import { mediaBaseUrl, mediaRoutes } from '../../../api/routes/media.js';

@@ -1,9 +1,13 @@
 /** lib/page-cache-policy.ts: when the cache is read, written or bypassed (wire reference §8.9). */
 import { describe, expect, it } from 'vitest';
+import { resolveOutputs } from '../../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { pageCachePolicy } from '../../../lib/page-cache-policy.js';
 
-const policy = (extra: Record<string, unknown> = {}) => pageCachePolicy(scrapeOptionsSchema.parse(extra));
+const policy = (extra: Record<string, unknown> = {}) => {
+  const options = scrapeOptionsSchema.parse(extra);
+  return pageCachePolicy(options, resolveOutputs(options.formats));
+};
 
 describe('pageCachePolicy', () => {
   it('reads copies up to two days old and stores fresh ones by default (v2)', () => {

@@ -7,15 +7,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMapSiteActivity } from '../../../activities/map-site.js';
-import { createRobotsLookup } from '../../../activities/site-rules.js';
+import { createMapSiteActivity, type MapJobResult, type MapSiteResult } from '../../../activities/map-site.js';
+import { createRobotsLookup } from '../../../activities/site/site-rules.js';
+import { MAP_DEFAULT_TIMEOUT_MS } from '../../../contracts/map-options.js';
 import { mapRequestSchema } from '../../../api/schemas/map.js';
 import { absoluteHttpUrl } from '../../../api/schemas/url.js';
 import { findTeamJob, insertJob } from '../../../db/repositories/jobs.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
-import { MAP_DEFAULT_TIMEOUT_MS, type MapJobResult, type MapSiteResult } from '../../../workflows/map.js';
 import { BIG_SITE_PAGES, HOME_DESCRIPTION, HOME_TITLE, startMapSite, type MapFixtureSite } from '../../helpers/map-site.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 

@@ -4,12 +4,12 @@
  * document (db/repositories/ledger.ts). The charge itself re-checks the plan under a row lock, so
  * concurrent pages can never take a team past its credits.
  */
-import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../db/repositories/ledger.js';
-import { readTeamStanding } from '../db/repositories/usage.js';
-import type { Db } from '../db/connect.js';
-import { creditsLeft } from '../lib/credits.js';
-import { NonRetryablePageError } from '../lib/errors.js';
-import { resolvePlan, type TeamPlan } from '../lib/plans.js';
+import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../db/repositories/ledger.js';
+import { readTeamStanding } from '../../db/repositories/usage.js';
+import type { Db } from '../../db/connect.js';
+import { creditsLeft } from '../../lib/credits.js';
+import { NonRetryablePageError } from '../../lib/errors.js';
+import { resolvePlan, type TeamPlan } from '../../lib/plans.js';
 
 export interface TeamBudget {
   plan: TeamPlan;

@@ -2,12 +2,12 @@
  * robots.txt and sitemap access for crawl activities. robots.txt is fetched once per origin per
  * crawl, stored in Postgres so every worker applies the same rules, and cached in this process.
  */
-import { findCrawlRobots, saveCrawlRobots } from '../db/repositories/crawl-pages.js';
-import { loadRobots, type Robots } from '../scraper/discovery/robots.js';
-import type { SitemapFetchBytes } from '../scraper/discovery/sitemaps.js';
-import { fetchWithHttp } from '../scraper/engines/http.js';
-import type { NetworkPolicy } from '../scraper/types.js';
-import type { ActivityDeps } from './deps.js';
+import { findCrawlRobots, saveCrawlRobots } from '../../db/repositories/crawl-pages.js';
+import { loadRobots, type Robots } from '../../scraper/discovery/robots.js';
+import type { SitemapFetchBytes } from '../../scraper/discovery/sitemaps.js';
+import { fetchWithHttp } from '../../scraper/engines/http.js';
+import type { NetworkPolicy } from '../../scraper/types.js';
+import type { ActivityDeps } from '../deps.js';
 
 /** The product token sites name in robots.txt to address Trawl (FirecrawlAgent is honoured too). */
 export const ROBOTS_PRODUCT_TOKEN = 'TrawlBot';

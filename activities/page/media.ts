@@ -1,7 +1,7 @@
-import type { Db } from '../db/connect.js';
-import { insertMedia } from '../db/repositories/media.js';
-import { mediaFileName, newMediaId } from '../lib/media-files.js';
-import type { MediaPublisher } from '../scraper/media.js';
+import type { Db } from '../../db/connect.js';
+import { insertMedia } from '../../db/repositories/media.js';
+import { mediaFileName, newMediaId } from '../../lib/media-files.js';
+import type { MediaPublisher } from '../../scraper/media.js';
 
 /**
  * Where a page's screenshots and PDFs go: into Postgres, linked under the API's `mediaBaseUrl`.

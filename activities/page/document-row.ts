@@ -1,5 +1,5 @@
-import type { NewDocument } from '../db/schema.js';
-import type { Document } from '../scraper/scrape.js';
+import type { NewDocument } from '../../db/schema.js';
+import type { Document } from '../../scraper/scrape.js';
 
 /** The documents row for a scraped page; the JSON is measured once for the 10 MiB status pages. */
 export function completedDocumentRow(fields: {

@@ -11,8 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context, log } from '@temporalio/activity';
-import { acquireSlot, releaseSlot, renewSlot, type SlotLease } from '../db/repositories/concurrency-slots.js';
-import type { Db } from '../db/connect.js';
+import { acquireSlot, releaseSlot, renewSlot, type SlotLease } from '../../db/repositories/concurrency-slots.js';
+import type { Db } from '../../db/connect.js';
 
 /** A lease outlives a dead worker by at most this long. */
 const LEASE_TTL_MS = 30_000;

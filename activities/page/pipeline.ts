@@ -1,0 +1,106 @@
+/**
+ * The page pipeline: every page Trawl scrapes passes these stages, in order.
+ *
+ *  1. admit   — the team has credits left and one of its concurrency slots (team-budget.ts,
+ *               team-slot.ts); the work gets one AbortSignal for its deadline and cancellation.
+ *  2. fetch   — from the team's page cache or the scraper (fetch.ts).
+ *  3. enrich  — steps that add to the Document: change tracking, and any listed in enrich.ts.
+ *  4. persist — the policy stores the Document with its charge in one transaction.
+ *
+ * A PagePolicy says how a kind of page is admitted, which fetched pages it accepts and how it
+ * persists: activities/scrape-page.ts and activities/crawl-page.ts are the two today.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolveOutputs } from '../../contracts/page-outputs.js';
+import type { ScrapeOptions } from '../../contracts/scrape-options.js';
+import type { CacheCopy } from '../../db/repositories/page-cache.js';
+import { pageCredits } from '../../lib/credits.js';
+import type { TeamPlan } from '../../lib/plans.js';
+import type { ScrapeOutcome } from '../../scraper/scrape.js';
+import type { ActivityDeps } from '../deps.js';
+import { enrich, type EnrichStep } from './enrich.js';
+import { fetchPage } from './fetch.js';
+import { mediaPublisher } from './media.js';
+import { withPageSignal } from './signal.js';
+import { requireCredits } from './team-budget.js';
+import { NO_SLOT, withTeamSlot, type HeldSlot } from './team-slot.js';
+
+export { NO_SLOT } from './team-slot.js';
+
+/** One page to run through the pipeline. */
+export interface PageTask {
+  teamId: string;
+  jobId: string;
+  /** Absolute URL to fetch. */
+  url: string;
+  /** The URL as the caller wrote it (metadata.sourceURL). */
+  sourceUrl: string;
+  options: ScrapeOptions;
+  /** Where stored screenshots and PDFs are linked from; absent leaves them inline. */
+  mediaBaseUrl?: string;
+}
+
+/** A page that went through fetch and enrich, ready to be stored. */
+export interface PageToPersist {
+  task: PageTask;
+  /** A fresh id for the page's Document; a policy may keep an earlier one instead. */
+  documentId: string;
+  outcome: ScrapeOutcome;
+  /** The page's whole cost, written into `metadata.creditsUsed` too. */
+  creditsUsed: number;
+  plan: TeamPlan;
+  slot: HeldSlot;
+  cacheCopy?: CacheCopy;
+}
+
+export interface PagePolicy<Result> {
+  /** How long the page waits for one of the team's slots before the pipeline returns NO_SLOT. */
+  slotWaitMs: number;
+  /** Epoch ms by which fetch and enrich must be done; read when the slot is granted. */
+  deadline(): number;
+  /** Whether a cached copy may answer instead of a fetch (see PageOwner.cacheReads). */
+  cacheReads: boolean;
+  /** The Document id to use; defaults to a fresh one. */
+  documentId?: string;
+  /** Throws to fail a fetched page the policy does not accept as content. */
+  accept?(outcome: ScrapeOutcome): void;
+  persist(page: PageToPersist, deps: ActivityDeps): Promise<Result>;
+}
+
+export async function runPage<Result>(
+  deps: ActivityDeps,
+  steps: readonly EnrichStep[],
+  task: PageTask,
+  policy: PagePolicy<Result>,
+): Promise<Result | typeof NO_SLOT> {
+  const budget = await requireCredits(deps.db, task.teamId);
+  const slotRequest = { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs };
+  return withTeamSlot(deps.db, slotRequest, (slot) => {
+    const deadline = policy.deadline();
+    return withPageSignal(deadline, async (signal) => {
+      const documentId = policy.documentId ?? randomUUID();
+      const outputs = resolveOutputs(task.options.formats);
+      const owner = { teamId: task.teamId, jobId: task.jobId, cacheReads: policy.cacheReads };
+      const request = {
+        url: task.url,
+        sourceUrl: task.sourceUrl,
+        options: task.options,
+        outputs,
+        scrapeId: documentId,
+        deadline,
+        signal,
+        publishMedia: mediaPublisher(deps.db, task),
+      };
+      const { outcome, cacheCopy } = await fetchPage(request, deps, owner);
+      policy.accept?.(outcome);
+      const fromCache = outcome.document.metadata.cacheState === 'hit';
+      const enrichCredits = await enrich(
+        { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal },
+        steps,
+      );
+      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf }) + enrichCredits;
+      outcome.document.metadata.creditsUsed = creditsUsed;
+      return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, slot, cacheCopy }, deps);
+    });
+  });
+}

@@ -1,0 +1,22 @@
+/** The options of a map (POST /v2/map without its url), shared by the API schema and the map activity. */
+import { z } from 'zod';
+import { locationSchema } from './scrape-options.js';
+
+/** The map's time budget when the request sets no `timeout`. */
+export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
+
+export const mapOptionsShape = {
+  search: z.string().max(1000).optional().describe('Rank links by relevance to this query'),
+  sitemap: z.enum(['include', 'skip', 'only']).default('include'),
+  includeSubdomains: z.boolean().default(true),
+  ignoreQueryParameters: z.boolean().default(true),
+  limit: z.number().int().min(1).max(100_000).default(5000),
+  timeout: z.number().int().min(1000).max(300_000).optional().describe('Deadline (ms); 408 MAP_TIMEOUT after it'),
+  location: locationSchema.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  ignoreRobotsTxt: z.boolean().default(false),
+  useIndex: z.boolean().default(true),
+  filterByPath: z.boolean().default(true),
+};
+
+export type MapOptions = z.infer<z.ZodObject<typeof mapOptionsShape>>;
