@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { findJobByIdempotencyKey, insertJob, setJobStatus } from '../db/repositories/jobs.js';
 import type { JobKind } from '../db/schema.js';
 import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { TrawlActivities } from '../activities/index.js';
 
 export interface CreateWorkerOptions {

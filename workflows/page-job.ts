@@ -8,7 +8,6 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
-  continueAsNew,
   isCancellation,
   setCurrentDetails,
   setHandler,

@@ -23,7 +23,7 @@ import { fetchPage } from './fetch.js';
 import { mediaPublisher } from './media.js';
 import { withPageSignal } from './signal.js';
 import { requireCredits } from './team-budget.js';
-import { NO_SLOT, withTeamSlot, type HeldSlot } from './team-slot.js';
+import { withTeamSlot, type HeldSlot, type NO_SLOT } from './team-slot.js';
 
 export { NO_SLOT } from './team-slot.js';
 

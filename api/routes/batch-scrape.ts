@@ -7,7 +7,7 @@ import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import { pagesAddedSignal } from '../../workflows/messages.js';
 import type { BatchScrapeWorkflowInput } from '../../workflows/batch-scrape.js';
 import { batchScrapeWorkflow } from '../../workflows/index.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';

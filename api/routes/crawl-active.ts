@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { listRunningCrawls } from '../../db/repositories/crawl-read.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { clampPagesToCredits } from '../../lib/credits.js';
 import { crawlWorkflow } from '../../workflows/index.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';

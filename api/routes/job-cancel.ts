@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { cancelOpenPages } from '../../db/repositories/crawl-pages.js';
 import { findTeamJob, finishJob } from '../../db/repositories/jobs.js';
 import type { JobKind } from '../../db/schema.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { rateLimit } from '../middleware/rate-limit.js';

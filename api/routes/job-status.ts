@@ -5,7 +5,7 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
 import { documentPaging, findListedJob, isJobId, jobStatusView, type ListedJobKind } from '../job-view.js';

@@ -6,7 +6,7 @@ import { findTeamJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { mapWorkflow } from '../../workflows/index.js';
 import type { MapJobResult } from '../../activities/map-site.js';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../../contracts/map-options.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';

@@ -4,7 +4,7 @@
  * envelope and Document, which is what the v1 client reads (it spreads `data` into its result).
  */
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { scrapeOptionsFromV1, scrapeV1RequestSchema, type ScrapeV1Request } from '../schemas/scrape-v1.js';
 import { runScrape, scrapeRequestChecks } from './scrape.js';
 

@@ -5,7 +5,7 @@ import { findDocument } from '../../db/repositories/documents.js';
 import { findTeamJob, setJobStatus } from '../../db/repositories/jobs.js';
 import { TrawlError } from '../../lib/errors.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';

@@ -8,7 +8,7 @@ import { countActiveSlots } from '../../db/repositories/concurrency-slots.js';
 import { listCreditPeriods, readQueueCounts } from '../../db/repositories/usage.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { billingPeriodEnd } from '../../lib/plans.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { authenticate, authOf, requireScope } from '../middleware/auth.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { teamStandingOf } from '../team-plan.js';

@@ -66,7 +66,7 @@ interface LinkFields {
 }
 
 function fieldsOf(link: RankableLink): LinkFields {
-  let pathname = '';
+  let pathname: string;
   let hostname = '';
   try {
     const parsed = new URL(link.url);

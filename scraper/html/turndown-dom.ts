@@ -186,10 +186,8 @@ export class DomElement extends DomChild {
   closest(selector: string): DomElement | null {
     if (!TYPE_SELECTOR.test(selector)) throw new Error(`closest() supports tag names only, not ${JSON.stringify(selector)}`);
     const lower = selector.toLowerCase();
-    for (let el: DomElement | null = this; el; el = el.parentNode) {
-      if (el.localName === (el.namespace === 'html' ? lower : selector)) return el;
-    }
-    return null;
+    if (this.localName === (this.namespace === 'html' ? lower : selector)) return this;
+    return this.parentNode?.closest(selector) ?? null;
   }
 
   /** Descendants in document order, matched as in an HTML document; a plain array, not a live collection. */

@@ -15,7 +15,7 @@
  * Bodies stream through untouched.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { connect as netConnect, type AddressInfo } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
 import { Pool, request, type Dispatcher } from 'undici';
 import { TrawlError } from '../../lib/errors.js';

@@ -67,7 +67,7 @@ const pages: Record<string, { type: string; body: string | Buffer }> = {
   },
 };
 
-let hits: Hit[] = [];
+const hits: Hit[] = [];
 let servers: Array<http.Server | https.Server> = [];
 let siteUrl: string;
 let secureUrl: string;

@@ -13,13 +13,13 @@ import type { Db } from '../../../db/connect.js';
 import type { CrawlPageStatus, DocumentStatus, JobKind, JobStatus } from '../../../db/schema.js';
 import { loadConfig } from '../../../lib/config.js';
 import { createLogger } from '../../../lib/log.js';
-import type { AppDeps } from '../../../api/app.js';
+import type { AppDeps } from '../../../api/deps.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../../api/auth/api-keys.js';
 import { errorHandler, notFoundHandler } from '../../../api/errors.js';
 import { attachJobWebSocket, type JobWebSocket } from '../../../api/job-websocket.js';
 import { crawlActiveRoutes } from '../../../api/routes/crawl-active.js';
 import { jobStatusRoutes } from '../../../api/routes/job-status.js';
-import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+import { createTestDb } from '../../helpers/test-db.js';
 
 export interface TeamKey {
   teamId: string;

@@ -13,7 +13,7 @@ import { outputAttributes } from '../../../scraper/html/html-output.js';
 import { selectContent } from '../../../scraper/html/main-content.js';
 import { MAX_DEPTH, markdownService } from '../../../scraper/html/markdown.js';
 import { extractMetadata } from '../../../scraper/html/metadata.js';
-import { convert, DomElement, DomText, type DomNode } from '../../../scraper/html/turndown-dom.js';
+import { convert, type DomElement, type DomText, type DomNode } from '../../../scraper/html/turndown-dom.js';
 import { selectionSource } from '../../../scraper/html/turndown-tree.js';
 import { createUrlResolver, type UrlResolver } from '../../../scraper/html/urls.js';
 import { fixture } from './helpers.js';

@@ -2,7 +2,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NonRetryablePageError, PageError, TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
-import { addressPolicyFor, type AddressPolicy } from '../../../scraper/net/address-policy.js';
+import type { AddressPolicy } from '../../../scraper/net/address-policy.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
 import type { FetchRequest } from '../../../scraper/types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../../../scraper/user-agent.js';

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as tlsConnect } from 'node:tls';
+import type { Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
@@ -113,7 +114,7 @@ function viaProxy(proxyUrl: string, target: string): Promise<{ status: number; b
 function connectVia(
   proxyUrl: string,
   authority: string,
-): Promise<{ status: number; headers: IncomingMessage['headers']; socket: import('node:net').Socket }> {
+): Promise<{ status: number; headers: IncomingMessage['headers']; socket: Socket }> {
   const { hostname, port } = new URL(proxyUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname, port, method: 'CONNECT', path: authority });

@@ -1,0 +1,16 @@
+/** What the API process needs from the outside world; built once in api/server.ts. */
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connect.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/log.js';
+import type { StoredScrapes } from './stored-scrapes.js';
+import type { DeploymentFeatures } from './unsupported-options.js';
+
+export interface AppDeps {
+  db: Db;
+  temporal: Client;
+  config: Readonly<Config>;
+  log: Logger;
+  features: DeploymentFeatures;
+  storedScrapes: StoredScrapes;
+}

@@ -1,0 +1,113 @@
+// @ts-check
+/**
+ * Lint: the rules the README states about the code, enforced. Type-aware, so it catches promises
+ * nobody awaits; the per-folder import rules are the layering of "How it is built":
+ *
+ *   contracts, lib        pure, shared by everything; import nothing of ours but each other
+ *   db                    Postgres through kysely
+ *   scraper, browser      fetch and convert pages; only browser/ drives Playwright
+ *   activities            the worker's I/O, built from deps; never the API or workflow code
+ *   workflows             deterministic: types only from the layers below, no Node or I/O
+ *   api                   validates, meters, starts workflows; never runs page work itself
+ *   worker                wiring only; nothing imports it
+ */
+import js from '@eslint/js';
+import { flatConfigs as importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const TS = ['**/*.ts'];
+
+/**
+ * One folder's import rule. `banned` folders may not be imported at all, `typesOnly` folders only
+ * with `import type`. Playwright is banned everywhere but browser/.
+ */
+function layer(dir, { banned = [], typesOnly = [], packages = [], message }) {
+  const folder = (name) => [`**/${name}/**`, `../${name}/*`, `../../${name}/*`, `../../../${name}/*`];
+  const patterns = [
+    ...banned.map((name) => ({ group: folder(name), message })),
+    ...typesOnly.map((name) => ({ group: folder(name), allowTypeImports: true, message: `${message} (import types only)` })),
+    ...packages.map((name) => ({ group: [name, `${name}/*`], message })),
+    ...(dir === 'browser' ? [] : [{ group: ['playwright-core', 'playwright'], message: 'Only browser/ drives Playwright' }]),
+  ];
+  return {
+    files: [`${dir}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  };
+}
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'net', 'child_process', 'timers'];
+const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.cache/**', 'bench/RESULTS.md', 'test/unit/scripts/fixtures/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: TS,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX.recommended.plugins['import-x'] },
+    settings: { ...importX.typescript.settings },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/worker\\//]", message: 'Nothing imports worker/: it only wires the process.' }],
+    },
+  },
+  ...['contracts', 'lib'].map((dir) =>
+    layer(dir, {
+      banned: ['api', 'activities', 'workflows', 'worker', 'browser'],
+      typesOnly: ['db', 'scraper'],
+      packages: ['express', 'pg', 'kysely'],
+      message: 'contracts/ and lib/ are the bottom layer: pure code everything may import',
+    }),
+  ),
+  layer('db', {
+    banned: ['api', 'activities', 'workflows', 'worker', 'scraper', 'browser'],
+    message: 'db/ is the system of record and depends only on contracts/ and lib/',
+  }),
+  ...['scraper', 'browser'].map((dir) =>
+    layer(dir, {
+      banned: ['api', 'activities', 'workflows', 'worker', 'db'],
+      message: "scraper/ and browser/ fetch and convert pages; storage is the activities' business",
+    }),
+  ),
+  layer('activities', {
+    banned: ['api', 'workflows', 'worker'],
+    message: 'Activities are built from ActivityDeps; workflows import their types, not the reverse',
+  }),
+  layer('api', {
+    banned: ['browser', 'worker'],
+    typesOnly: ['activities'],
+    message: 'The API starts workflows; page work runs in the worker',
+  }),
+  // Workflow code is replayed: it must be deterministic and free of I/O (temporal-notes.md).
+  layer('workflows', {
+    banned: ['worker', 'browser'],
+    typesOnly: ['activities', 'db', 'api', 'scraper'],
+    packages: [...NODE_BUILTINS, ...IO_PACKAGES],
+    message: 'Workflow code must stay deterministic',
+  }),
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow' },
+        { name: 'setInterval', message: 'Use sleep() in a loop' },
+        { name: 'fetch', message: 'I/O belongs in an activity' },
+        { name: 'process', message: 'Workflow code must not read the environment' },
+        { name: 'performance', message: 'Use Date.now(), which Temporal makes deterministic' },
+      ],
+    },
+  },
+  // Kysely's own advice: migrations see the database as it was, so they are typed loosely.
+  { files: ['db/migrations/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-syntax': 'off' },
+  },
+);

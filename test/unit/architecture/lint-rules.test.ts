@@ -1,0 +1,62 @@
+/**
+ * The lint rules in eslint.config.js fire on what they exist to stop. `npm test` runs ESLint over
+ * the whole tree first; this proves that a clean run means something.
+ */
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: process.cwd() });
+});
+
+/** Lints `code` as if it were the file at `filePath`, and returns the rules it broke. */
+async function brokenRules(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('lint rules', () => {
+  it('keep workflow code deterministic: no Node built-ins, no I/O packages, no timers', async () => {
+    expect(await brokenRules('workflows/crawl.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await brokenRules('workflows/crawl.ts', "import { sql } from 'kysely';\nexport const x = sql;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await brokenRules('workflows/crawl.ts', 'export const t = setTimeout;\n')).toContain('no-restricted-globals');
+  }, 120_000);
+
+  it('let workflows import activity types but not activity code', async () => {
+    const typeOnly = "import type { ScrapePageInput } from '../activities/scrape-page.js';\nexport type X = ScrapePageInput;\n";
+    expect(await brokenRules('workflows/crawl.ts', typeOnly)).toEqual([]);
+    const value = "import { createScrapePageActivity } from '../activities/scrape-page.js';\nexport const f = createScrapePageActivity;\n";
+    expect(await brokenRules('workflows/crawl.ts', value)).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
+  it('enforce the layers: lib/ never imports the API, activities never import workflows', async () => {
+    expect(await brokenRules('lib/credits.ts', "import { createApp } from '../api/app.js';\nexport const a = createApp;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(
+      await brokenRules('activities/map-site.ts', "import { mapWorkflow } from '../workflows/map.js';\nexport const m = mapWorkflow;\n"),
+    ).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
+  it('keep worker/ a leaf and Playwright inside browser/', async () => {
+    expect(await brokenRules('api/app.ts', "import { main } from '../worker/main.js';\nexport const y = main;\n")).toContain(
+      'no-restricted-syntax',
+    );
+    expect(await brokenRules('scraper/scrape.ts', "import { chromium } from 'playwright-core';\nexport const c = chromium;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await brokenRules('browser/browser-pool.ts', "import { chromium } from 'playwright-core';\nexport const c = chromium;\n")).toEqual([]);
+  });
+
+  it('catch a promise nobody awaits', async () => {
+    expect(await brokenRules('activities/map-site.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
+      '@typescript-eslint/no-floating-promises',
+    );
+  });
+});
