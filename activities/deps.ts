@@ -9,4 +9,6 @@ export interface ActivityDeps {
   allowPrivateNetwork: boolean;
   /** Upstream proxy pools for page fetches. @default direct connections */
   proxies?: ProxyRoutes;
+  /** MEDIA_RETENTION_HOURS, for the purge. @default 24 */
+  mediaRetentionHours?: number;
 }

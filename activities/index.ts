@@ -12,6 +12,7 @@ import {
   createRecordPageFailureActivity,
 } from './frontier-bookkeeping.js';
 import { createMapSiteActivity } from './map-site.js';
+import { createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
 import { createRobotsLookup } from './site/site-rules.js';
 import { createStartCrawlActivity } from './start-crawl.js';
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     finishJob: createFinishJobActivity(deps),
     deliverWebhook: createDeliverWebhookActivity(deps),
     mapSite: createMapSiteActivity(deps, robotsFor),
+    purgeExpired: createPurgeExpiredActivity(deps),
   };
 }
 

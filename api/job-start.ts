@@ -11,8 +11,6 @@ import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attribute
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 
-export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
-
 const idempotencyKeySchema = z.uuid();
 
 /** Reads `x-idempotency-key`; a reused key is a 409 before anything is created. */
@@ -63,7 +61,7 @@ export async function insertRunningJob(
         api_key_id: job.apiKeyId,
         warning: job.warning ?? null,
         updated_at: new Date(),
-        expires_at: new Date(Date.now() + JOB_RETENTION_MS),
+        expires_at: new Date(Date.now() + deps.config.results.retentionHours * 3_600_000),
       },
       options,
     );

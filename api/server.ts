@@ -6,7 +6,6 @@ import { createLogger } from '../lib/log.js';
 import { createApp } from './app.js';
 import type { AppDeps } from './deps.js';
 import { attachJobWebSocket } from './job-websocket.js';
-import { startMediaPurge } from './media-purge.js';
 import { listenForStoredScrapes } from './stored-scrapes.js';
 
 async function main(): Promise<void> {
@@ -30,12 +29,10 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const jobSocket = attachJobWebSocket(server, deps);
-  const mediaPurge = startMediaPurge(deps);
 
   const shutdown = () => {
     log.info('api: shutting down');
     jobSocket.close();
-    mediaPurge.stop();
     server.close(async () => {
       await connection.close().catch(() => undefined);
       await storedScrapes.close();

@@ -199,6 +199,15 @@ export interface ChangeSnapshotTable {
   scraped_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A purged job's tombstone (db/repositories/retention.ts). */
+export interface ExpiredJobTable {
+  id: string;
+  team_id: string;
+  kind: JobKind;
+  expired_at: Timestamp;
+  purged_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -215,6 +224,7 @@ export interface Database {
   media: MediaTable;
   page_cache: PageCacheTable;
   change_snapshots: ChangeSnapshotTable;
+  expired_jobs: ExpiredJobTable;
 }
 
 export type Team = Selectable<TeamTable>;

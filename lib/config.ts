@@ -17,6 +17,7 @@
  * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
  * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
  * | CRAWL_PAGES_PER_RUN | 500 | pages per workflow run before continue-as-new keeps history small |
+ * | RESULT_RETENTION_HOURS | 720 | how long jobs and their documents, pages and media are kept; after it a job answers 404 JOB_EXPIRED and its rows are purged by a Temporal Schedule |
  * | MEDIA_RETENTION_HOURS | 24 | how long stored screenshots and PDFs stay downloadable; older ones answer 404 and are deleted |
  * | SCREENSHOT_DATA_URIS | false | return screenshots and PDFs inline as data: URIs instead of storing them and linking to /v2/media |
  * | PROXY_BASIC_URLS | (none: direct) | comma-separated `http(s)://[user:pass@]host:port` proxies for `proxy: basic` (and `auto`'s first try), rotated round-robin per scrape |
@@ -53,6 +54,7 @@ const envSchema = z.object({
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
+  RESULT_RETENTION_HOURS: z.coerce.number().positive().max(24 * 3650).default(720),
   MEDIA_RETENTION_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   SCREENSHOT_DATA_URIS: bool.default(false),
   ADBLOCK_LISTS_DIR: z.string().min(1).optional(),
@@ -68,6 +70,8 @@ export interface Config {
   browser: { executablePath: string; pagesPerWorker: number };
   worker: { activitySlots: number };
   crawl: { pagesPerRun: number };
+  /** How long a job's results are kept; see RESULT_RETENTION_HOURS. */
+  results: { retentionHours: number };
   media: { retentionHours: number; dataUris: boolean };
   proxies: ProxyConfig;
   /** `listsDir` null: no request blocking. `required`: the directory was named explicitly, so it must exist. */
@@ -101,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
     worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
+    results: { retentionHours: e.RESULT_RETENTION_HOURS },
     media: { retentionHours: e.MEDIA_RETENTION_HOURS, dataUris: e.SCREENSHOT_DATA_URIS },
     proxies,
     adblock: {

@@ -11,6 +11,7 @@ import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createWorker } from './create-worker.js';
+import { ensureSchedules } from './schedules.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -45,9 +46,11 @@ async function main(): Promise<void> {
         browser,
         allowPrivateNetwork: config.allowPrivateNetwork,
         proxies: createProxyRoutes(config.proxies),
+        mediaRetentionHours: config.media.retentionHours,
       }),
       maxConcurrentActivities: config.worker.activitySlots,
     });
+    await ensureSchedules(config.temporal);
     log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');
     // The Temporal runtime turns SIGINT/SIGTERM into worker.shutdown(); run() resolves after it.
     await worker.run();

@@ -55,3 +55,9 @@ export const webhookActivities = proxyActivities<TrawlActivities>({
   startToCloseTimeout: WEBHOOK_START_TO_CLOSE_TIMEOUT,
   retry: WEBHOOK_RETRY_POLICY,
 });
+
+/** Maintenance (the retention purge): long batched deletes, retried until the database answers. */
+export const maintenanceActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '10m',
+  retry: BOOKKEEPING_RETRY_POLICY,
+});

@@ -3,3 +3,4 @@ export { batchScrapeWorkflow } from './batch-scrape.js';
 export { crawlWorkflow } from './crawl.js';
 export { mapWorkflow } from './map.js';
 export { scrapeWorkflow } from './scrape.js';
+export { purgeExpiredWorkflow } from './purge.js';

@@ -1,7 +1,7 @@
 /**
  * GET /v2/media/<id>.<ext>: screenshots and PDFs the service stored for scrapes. No API key: the
  * 32 random bytes in the name are the permission, like a signed URL. Expired files answer 404
- * (and are deleted by api/media-purge.ts).
+ * (and are deleted by the retention Schedule, workflows/purge.ts).
  */
 import type { Request } from 'express';
 import { Router } from 'express';

@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawlPageActivity } from '../../../activities/crawl-page.js';
+import { createCrawlPageActivity, type CrawlPageResult } from '../../../activities/crawl-page.js';
 import type { ActivityDeps } from '../../../activities/deps.js';
 import { ENRICH_STEPS } from '../../../activities/page/enrich.js';
-import { createScrapePageActivity } from '../../../activities/scrape-page.js';
+import { createScrapePageActivity, type ScrapePageResult } from '../../../activities/scrape-page.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
@@ -76,7 +76,7 @@ describe('an enrich step added to the pipeline', () => {
     const jobId = await insertJob('scrape');
     const scrapePage = createScrapePageActivity(deps, steps);
     const options = scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 });
-    const result = await new MockActivityEnvironment().run(scrapePage, {
+    const result: ScrapePageResult = await new MockActivityEnvironment().run(scrapePage, {
       jobId,
       teamId,
       url: pageUrl,
@@ -94,7 +94,7 @@ describe('an enrich step added to the pipeline', () => {
   it('runs in the crawl policy (crawl and batch pages) too', async () => {
     const jobId = await insertJob('batch_scrape');
     const crawlPage = createCrawlPageActivity(deps, createRobotsLookup(deps), steps);
-    const result = await new MockActivityEnvironment().run(crawlPage, {
+    const result: CrawlPageResult = await new MockActivityEnvironment().run(crawlPage, {
       jobId,
       teamId,
       page: { url: pageUrl, urlKey: 'essay', depth: 0 },
@@ -110,7 +110,7 @@ describe('an enrich step added to the pipeline', () => {
     const jobId = await insertJob('scrape');
     const scrapePage = createScrapePageActivity(deps, steps);
     const options = scrapeOptionsSchema.parse({ formats: ['links'], maxAge: 0 });
-    const result = await new MockActivityEnvironment().run(scrapePage, {
+    const result: ScrapePageResult = await new MockActivityEnvironment().run(scrapePage, {
       jobId,
       teamId,
       url: pageUrl,

@@ -1,0 +1,26 @@
+/**
+ * The retention purge, run by the `trawl-purge-expired` Temporal Schedule (worker/schedules.ts):
+ * expired jobs with everything they own, old tombstones, and stored media past its own, shorter
+ * retention. Every delete is idempotent, so an overlapping or retried run only finds less to do.
+ */
+import { deleteExpiredMedia } from '../db/repositories/media.js';
+import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
+import type { ActivityDeps } from './deps.js';
+
+export interface PurgeExpiredResult {
+  jobs: number;
+  tombstones: number;
+  media: number;
+}
+
+/** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
+const DEFAULT_MEDIA_RETENTION_HOURS = 24;
+
+export function createPurgeExpiredActivity(deps: ActivityDeps) {
+  return async function purgeExpired(): Promise<PurgeExpiredResult> {
+    const jobs = await purgeExpiredJobs(deps.db);
+    const tombstones = await deleteOldTombstones(deps.db);
+    const media = await deleteExpiredMedia(deps.db, deps.mediaRetentionHours ?? DEFAULT_MEDIA_RETENTION_HOURS);
+    return { jobs, tombstones, media };
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Temporal Schedules the service needs, registered by every worker at start. Creating one that
+ * exists is a no-op, so any number of workers may start at once; the Schedule, not a process
+ * timer, decides when maintenance runs, and it shows in the Temporal UI under Schedules.
+ */
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { purgeExpiredWorkflow } from '../workflows/index.js';
+
+export const PURGE_SCHEDULE_ID = 'trawl-purge-expired';
+const PURGE_EVERY = '10m';
+
+export async function ensureSchedules(options: { address: string; namespace: string; taskQueue: string }): Promise<void> {
+  const connection = await Connection.connect({ address: options.address });
+  try {
+    const client = new Client({ connection, namespace: options.namespace });
+    await client.schedule
+      .create({
+        scheduleId: PURGE_SCHEDULE_ID,
+        spec: { intervals: [{ every: PURGE_EVERY }] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: purgeExpiredWorkflow,
+          taskQueue: options.taskQueue,
+          workflowId: `${PURGE_SCHEDULE_ID}-run`,
+        },
+        // A slow purge is never doubled up; the next tick simply finds less to do.
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      });
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,14 @@
+import { setCurrentDetails } from '@temporalio/workflow';
+import type { PurgeExpiredResult } from '../activities/purge-expired.js';
+import { maintenanceActivities } from './activities.js';
+
+/**
+ * Result retention, started by the `trawl-purge-expired` Schedule (worker/schedules.ts), so it
+ * runs once per interval however many API or worker processes there are, and every run is
+ * visible in the Temporal UI.
+ */
+export async function purgeExpiredWorkflow(): Promise<PurgeExpiredResult> {
+  const purged = await maintenanceActivities.purgeExpired();
+  setCurrentDetails(`Purged ${purged.jobs} jobs, ${purged.media} media files, ${purged.tombstones} tombstones`);
+  return purged;
+}
