@@ -1,0 +1,215 @@
+/**
+ * The page-job workflow (crawls and batch scrapes) on a real Temporal dev server, with its
+ * activities stubbed by an in-memory frontier: no Postgres, no Chromium, seconds per case.
+ */
+import type { Logger } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrawlActivities } from '../../../activities/index.js';
+import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
+import type { FrontierPage } from '../../../lib/crawl/settings.js';
+import { CREDITS_EXHAUSTED_WARNING } from '../../../lib/credits.js';
+import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
+import { WORKFLOWS_PATH } from '../../../worker/create-worker.js';
+import { batchScrapeWorkflow } from '../../../workflows/index.js';
+import { getProgressQuery } from '../../../workflows/messages.js';
+import type { PageJobInput } from '../../../workflows/page-job.js';
+
+const silent: Logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+let env: TestWorkflowEnvironment;
+let workflowBundle: { code: string };
+let seq = 0;
+
+beforeAll(async () => {
+  // Stub activities never heartbeat, so cancelled ones still complete; core warns about each.
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
+  });
+  const path = await findOrBuildTemporalCli({ log: () => undefined });
+  [env, workflowBundle] = await Promise.all([
+    TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path } } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silent }),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+/** A frontier in memory, with the bookkeeping activities over it and a scripted crawlPage. */
+class FakeFrontier {
+  queued: FrontierPage[] = [];
+  scraped: string[] = [];
+  failures: string[] = [];
+  finishes: Array<{ status: string; warning?: string; retireOpenPages?: boolean }> = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Called when the job asks to complete; returning false says pages were appended meanwhile. */
+  onFinish: () => boolean = () => true;
+  /** How one page goes; the default takes a few ms and succeeds. */
+  scrape: (page: FrontierPage) => Promise<void> = () => new Promise((r) => setTimeout(r, 5));
+
+  add(count: number, prefix = 'p'): void {
+    const start = this.queued.length + this.scraped.length;
+    for (let i = 0; i < count; i++) {
+      const url = `https://site.test/${prefix}${start + i}`;
+      this.queued.push({ url, urlKey: url, depth: 0 });
+    }
+  }
+
+  activities(): Partial<TrawlActivities> {
+    return {
+      claimPages: async ({ max }) => this.queued.splice(0, max),
+      crawlPage: async ({ page }) => {
+        this.inFlight += 1;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        try {
+          await this.scrape(page);
+          this.scraped.push(page.url);
+          return { documentId: `doc-${page.url}`, creditsUsed: 1, enqueued: 0 };
+        } finally {
+          this.inFlight -= 1;
+        }
+      },
+      recordPageFailure: async ({ page }) => {
+        this.failures.push(page.url);
+      },
+      finishJob: async (input) => {
+        this.finishes.push(input);
+        return input.status === 'completed' && !input.retireOpenPages ? this.onFinish() : true;
+      },
+      deliverWebhook: async () => ({ status: 200 }),
+    };
+  }
+}
+
+function batchInput(overrides: Partial<PageJobInput> = {}): PageJobInput {
+  return {
+    jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
+    teamId: 'team',
+    kind: 'batch_scrape',
+    scrapeOptions: scrapeOptionsSchema.parse({}),
+    ...overrides,
+  };
+}
+
+/** Runs `body` with a worker for `frontier` polling its own task queue. */
+async function withWorker<T>(frontier: FakeFrontier, body: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = `page-job-${++seq}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle,
+    activities: frontier.activities(),
+  });
+  return worker.runUntil(body(taskQueue));
+}
+
+describe('page-job workflow', () => {
+  it('continues-as-new with pages in flight and scrapes every page exactly once', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(23);
+    const { result, runs } = await withWorker(frontier, async (taskQueue) => {
+      const handle = await env.client.workflow.start(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `can-${seq}`,
+        args: [batchInput({ maxConcurrency: 4, pagesPerRun: 5 })],
+      });
+      const done = await handle.result();
+      return { result: done, runs: (await handle.query(getProgressQuery)).runs };
+    });
+    expect(result).toMatchObject({ status: 'completed', completed: 23, failed: 0, creditsUsed: 23 });
+    expect([...frontier.scraped].sort()).toEqual([...new Set(frontier.scraped)].sort());
+    expect(frontier.scraped).toHaveLength(23);
+    expect(frontier.maxInFlight).toBeLessThanOrEqual(4);
+    expect(frontier.maxInFlight).toBeGreaterThan(1);
+    // 23 pages at 5 per run: five runs, and the job completed once, by the last.
+    expect(runs).toBe(5);
+    expect(frontier.finishes).toEqual([{ jobId: expect.any(String), status: 'completed' }]);
+  }, 60_000);
+
+  it('stops claiming when credits run out mid-crawl and completes with a warning', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(30);
+    let paid = 0;
+    frontier.scrape = async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      if (++paid > 7) {
+        throw ApplicationFailure.create({
+          type: 'NonRetryablePageError',
+          message: 'Payment Required: Insufficient credits',
+          nonRetryable: true,
+          details: [{ code: 'INSUFFICIENT_CREDITS' }],
+        });
+      }
+    };
+    const result = await withWorker(frontier, async (taskQueue) =>
+      env.client.workflow.execute(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `credits-${seq}`,
+        args: [batchInput({ maxConcurrency: 2 })],
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(result.completed).toBe(7);
+    // A refused page is not a failed page.
+    expect(result.failed).toBe(0);
+    expect(frontier.failures).toEqual([]);
+    expect(frontier.finishes).toEqual([
+      { jobId: expect.any(String), status: 'completed', warning: CREDITS_EXHAUSTED_WARNING, retireOpenPages: true },
+    ]);
+    // It stopped claiming: most of the frontier was never handed out.
+    expect(frontier.queued.length).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('scrapes pages appended while the job was finishing, then completes', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(3);
+    let appended = false;
+    frontier.onFinish = () => {
+      if (appended) return true;
+      appended = true;
+      frontier.add(4, 'late');
+      return false;
+    };
+    const result = await withWorker(frontier, async (taskQueue) =>
+      env.client.workflow.execute(batchScrapeWorkflow, { taskQueue, workflowId: `append-${seq}`, args: [batchInput()] }),
+    );
+    expect(result).toMatchObject({ status: 'completed', completed: 7 });
+    expect(frontier.scraped.filter((u) => u.includes('late'))).toHaveLength(4);
+    expect(frontier.finishes.map((f) => f.status)).toEqual(['completed', 'completed']);
+  }, 60_000);
+
+  it('records a cancel that arrives while pages are draining, and stops', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(3);
+    let release!: () => void;
+    const stuck = new Promise<void>((r) => (release = r));
+    frontier.scrape = () => stuck;
+    const outcome = await withWorker(frontier, async (taskQueue) => {
+      const handle = await env.client.workflow.start(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `cancel-${seq}`,
+        args: [batchInput({ maxConcurrency: 3 })],
+      });
+      // All three pages in flight, nothing queued: the job is waiting for them to drain.
+      for (let i = 0; i < 100 && (await handle.query(getProgressQuery)).inFlight < 3; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await handle.query(getProgressQuery)).toMatchObject({ inFlight: 3, phase: 'scraping' });
+      await handle.cancel();
+      const settled = await handle.result().then(
+        () => 'completed',
+        (err: unknown) => (err as Error).name,
+      );
+      release();
+      return settled;
+    });
+    expect(outcome).toBe('WorkflowFailedError');
+    expect(frontier.finishes).toEqual([{ jobId: expect.any(String), status: 'cancelled' }]);
+  }, 60_000);
+});

@@ -1,0 +1,234 @@
+/**
+ * One run of a page job (workflows/page-job.ts): its durable state, the flags of this run, and
+ * the loop that claims pages from the Postgres frontier and scrapes them with bounded concurrency.
+ * Held in one object, as in Temporal's safe-message-handlers sample, so that the workflow
+ * function only wires handlers and decides between finishing and continuing-as-new.
+ */
+import { condition, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import type { CrawlPageInput } from '../activities/crawl-page.js';
+import type { ScrapeOptions } from '../contracts/scrape-options.js';
+import type { WebhookConfig } from '../contracts/webhook.js';
+import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
+import { fromFailure } from '../lib/errors.js';
+import type { WebhookJobKind } from '../lib/webhook-events.js';
+import { bookkeepingActivities, crawlKickoffActivities, pageActivities } from './activities.js';
+import type { PageJobProgress } from './messages.js';
+import type { WebhookFanout } from './webhook-fanout.js';
+
+export interface PageJobState {
+  started: boolean;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** Claims made so far, across runs; part of each claim's idempotency id. */
+  claimSeq: number;
+  runs: number;
+  /** Pages claimed but not yet started when the previous run continued-as-new. */
+  buffer: FrontierPage[];
+  crawlDelaySecs?: number;
+}
+
+export interface PageJobInput {
+  jobId: string;
+  teamId: string;
+  kind: WebhookJobKind;
+  scrapeOptions: ScrapeOptions;
+  webhook?: WebhookConfig;
+  /** Present for crawls: how to seed the frontier and filter discovered links. */
+  crawler?: CrawlerSettings;
+  /** See ScrapePageInput.mediaBaseUrl. */
+  mediaBaseUrl?: string;
+  /** Pages of this job in flight at once. @default 10 */
+  maxConcurrency?: number;
+  /** Seconds between page starts; robots.txt Crawl-delay applies when unset. */
+  delaySecs?: number;
+  /** Continue-as-new after this many pages in one run (Temporal's own suggestion also triggers it). @default 500 */
+  pagesPerRun?: number;
+  state?: PageJobState;
+}
+
+export interface PageJobResult {
+  status: 'completed';
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+}
+
+const DEFAULT_CONCURRENCY = 10;
+const DEFAULT_PAGES_PER_RUN = 500;
+const MAX_CLAIM = 100;
+/** Waits between tries of a page that found no free slot of the team's concurrency limit. */
+const SLOT_RETRY_FIRST_MS = 500;
+const SLOT_RETRY_MAX_MS = 5_000;
+
+/** Why scrapeUntilIdle returned. */
+export type IdleReason = 'drained' | 'out-of-credits' | 'continue-as-new';
+
+export class PageJobRun {
+  readonly state: PageJobState;
+  phase: PageJobProgress['phase'];
+  private inFlight = 0;
+  /** The frontier may hold pages this run has not claimed (set by discoveries and appends). */
+  private mayHaveWork = true;
+  private pagesThisRun = 0;
+  private creditsExhausted = false;
+  /** Pages were appended after this run completed the job: a new run must scrape them. */
+  pagesAddedAfterFinish = false;
+  private readonly concurrency: number;
+  private readonly claimSize: number;
+  private readonly pagesPerRun: number;
+  private delayMs = 0;
+
+  constructor(
+    private readonly input: PageJobInput,
+    private readonly webhooks: WebhookFanout,
+  ) {
+    this.state = input.state ?? { started: false, completed: 0, failed: 0, creditsUsed: 0, claimSeq: 0, runs: 0, buffer: [] };
+    this.state.runs += 1;
+    this.phase = this.state.started ? 'scraping' : 'starting';
+    this.concurrency = input.maxConcurrency ?? DEFAULT_CONCURRENCY;
+    this.claimSize = Math.min(MAX_CLAIM, this.concurrency * 2);
+    this.pagesPerRun = input.pagesPerRun ?? DEFAULT_PAGES_PER_RUN;
+  }
+
+  progress(): PageJobProgress {
+    const { completed, failed, creditsUsed, runs } = this.state;
+    return { phase: this.phase, completed, failed, inFlight: this.inFlight, creditsUsed, runs };
+  }
+
+  /** The pages-added signal: appended URLs are already in the frontier. */
+  onPagesAdded(): void {
+    if (this.phase === 'done') this.pagesAddedAfterFinish = true;
+    this.mayHaveWork = true;
+  }
+
+  get outOfCredits(): boolean {
+    return this.creditsExhausted;
+  }
+
+  /** Seeds the frontier (crawls) and sends `started`, once per job, not once per run. */
+  async start(): Promise<void> {
+    if (!this.state.started) {
+      this.webhooks.notify('started');
+      if (this.input.crawler) {
+        const seeded = await crawlKickoffActivities.startCrawl({ jobId: this.input.jobId, crawler: this.input.crawler });
+        this.state.crawlDelaySecs = seeded.crawlDelaySecs;
+      }
+      this.state.started = true;
+      this.phase = 'scraping';
+    }
+    this.delayMs = Math.round((this.input.delaySecs ?? this.state.crawlDelaySecs ?? 0) * 1000);
+  }
+
+  /** Runs pages until nothing is queued or in flight, credits run out, or the run should continue-as-new. */
+  async scrapeUntilIdle(): Promise<IdleReason> {
+    // A delay means "one request at a time" unless the caller also asked for concurrency.
+    const concurrency = this.delayMs > 0 && this.input.maxConcurrency === undefined ? 1 : this.concurrency;
+    const { claimPages } = bookkeepingActivities;
+    for (;;) {
+      if (this.creditsExhausted) {
+        await condition(() => this.inFlight === 0);
+        return 'out-of-credits';
+      }
+      if (this.pagesThisRun >= this.pagesPerRun || workflowInfo().continueAsNewSuggested) {
+        this.phase = 'finishing';
+        await condition(() => this.inFlight === 0);
+        return 'continue-as-new';
+      }
+      await condition(
+        () =>
+          this.creditsExhausted ||
+          (this.inFlight < concurrency && (this.state.buffer.length > 0 || this.mayHaveWork || this.inFlight === 0)),
+      );
+      if (this.creditsExhausted) continue;
+      if (this.state.buffer.length === 0) {
+        if (this.mayHaveWork) {
+          this.mayHaveWork = false;
+          const claimId = `${workflowInfo().workflowId}/${this.state.claimSeq}`;
+          this.state.claimSeq += 1;
+          this.state.buffer = await claimPages({ jobId: this.input.jobId, claimId, max: this.claimSize });
+          if (this.state.buffer.length === this.claimSize) this.mayHaveWork = true;
+          continue;
+        }
+        if (this.inFlight === 0) return 'drained';
+        continue;
+      }
+      const page = this.state.buffer.shift()!;
+      if (this.delayMs > 0 && this.pagesThisRun > 0) await sleep(this.delayMs);
+      this.inFlight += 1;
+      this.pagesThisRun += 1;
+      // Not awaited here: inFlight tracks it, and runPage never rejects.
+      void this.runPage(page);
+      this.showProgress();
+    }
+  }
+
+  /** Back to work after a completion found pages appended meanwhile. */
+  resume(): void {
+    this.phase = 'scraping';
+    this.pagesAddedAfterFinish = false;
+    this.mayHaveWork = true;
+  }
+
+  showProgress(): void {
+    const { completed, failed, runs } = this.state;
+    setCurrentDetails(`**${this.phase}** · ${completed} completed · ${failed} failed · ${this.inFlight} in flight · run ${runs}`);
+  }
+
+  private async runPage(page: FrontierPage): Promise<void> {
+    const { input } = this;
+    const { crawlPage } = pageActivities(input.scrapeOptions.timeout);
+    try {
+      const pageInput: CrawlPageInput = {
+        jobId: input.jobId,
+        teamId: input.teamId,
+        page,
+        scrapeOptions: input.scrapeOptions,
+        crawler: input.crawler,
+        mediaBaseUrl: input.mediaBaseUrl,
+      };
+      let result = await crawlPage(pageInput);
+      // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,
+      // keeping this page's place in `inFlight`, rather than in a worker's activity slot.
+      for (let waitMs = SLOT_RETRY_FIRST_MS; result.deferred; waitMs = Math.min(waitMs * 2, SLOT_RETRY_MAX_MS)) {
+        await sleep(waitMs);
+        result = await crawlPage(pageInput);
+      }
+      this.state.completed += 1;
+      this.state.creditsUsed += result.creditsUsed;
+      if (result.enqueued > 0) this.mayHaveWork = true;
+      this.webhooks.notify('page', { documentId: result.documentId });
+    } catch (err) {
+      // A cancelled job stops its pages; the workflow records the cancel.
+      if (isCancellation(err)) return;
+      const known = fromFailure(err);
+      // The page was refused before its fetch, or its charge was: it is not a failed page. The
+      // loop stops claiming, and the job ends completed with what it has, and a warning.
+      if (known?.code === 'INSUFFICIENT_CREDITS') {
+        this.creditsExhausted = true;
+        return;
+      }
+      this.state.failed += 1;
+      await bookkeepingActivities.recordPageFailure({
+        jobId: input.jobId,
+        teamId: input.teamId,
+        page,
+        code: known?.code ?? 'SCRAPE_ALL_ENGINES_FAILED',
+        error: known?.message ?? (err instanceof Error ? errorChain(err) : String(err)),
+      });
+    } finally {
+      this.inFlight -= 1;
+      this.showProgress();
+    }
+  }
+}
+
+function errorChain(err: Error): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let i = 0; current instanceof Error && i < 4; i++) {
+    parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.filter(Boolean).join(': ');
+}
