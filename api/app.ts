@@ -1,8 +1,4 @@
 import express from 'express';
-import type { Client } from '@temporalio/client';
-import type { Db } from '../db/connect.js';
-import type { Config } from '../lib/config.js';
-import type { Logger } from '../lib/log.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
@@ -15,17 +11,7 @@ import { mediaRoutes } from './routes/media.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
-import type { StoredScrapes } from './stored-scrapes.js';
-import type { DeploymentFeatures } from './unsupported-options.js';
-
-export interface AppDeps {
-  db: Db;
-  temporal: Client;
-  config: Readonly<Config>;
-  log: Logger;
-  features: DeploymentFeatures;
-  storedScrapes: StoredScrapes;
-}
+import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
 export function createApp(deps: AppDeps): express.Express {

@@ -13,7 +13,7 @@ import { listCompletedDocuments, type DocumentCursor } from '../db/repositories/
 import { findTeamJob } from '../db/repositories/jobs.js';
 import { findOrCreateTeam } from '../db/repositories/teams.js';
 import type { Job, JobStatus } from '../db/schema.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import { hashApiKey } from './auth/api-keys.js';
 import {
   documentPaging,

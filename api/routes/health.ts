@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { sql } from 'kysely';
 import protos from '@temporalio/proto';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 
 /** A worker counts as alive while its pollers have been seen this recently (long polls last ≤ 70 s). */
 const WORKER_SEEN_WITHIN_MS = 75_000;

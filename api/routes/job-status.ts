@@ -5,12 +5,12 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
 import { documentPaging, findListedJob, isJobId, jobStatusView, type ListedJobKind } from '../job-view.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { authOf } from '../middleware/auth.js';
+import { guard } from '../middleware/guard.js';
 
 const statusQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).default(0).describe('Completed documents to skip'),
@@ -31,11 +31,7 @@ const RESERVED_IDS = new Set(['active', 'ongoing']);
 export function jobStatusRoutes(deps: AppDeps): Router {
   const router = Router();
   // Polled constantly by SDK waiters: its own generous rate limit class.
-  const auth = [
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('crawl'),
-    rateLimit(deps, 'crawl-status'),
-  ];
+  const auth = guard(deps, 'crawl', 'crawl-status');
 
   for (const { prefix, kind } of JOB_PATHS) {
     router.get(`${prefix}/:id`, skipReservedIds, ...auth, async (req, res) => {

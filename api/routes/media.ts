@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { findLiveMedia } from '../../db/repositories/media.js';
 import type { Config } from '../../lib/config.js';
 import { parseMediaFileName } from '../../lib/media-files.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { publicBaseUrl } from '../public-url.js';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaPublisher } from '../../../activities/page-media.js';
-import type { AppDeps } from '../../../api/app.js';
+import type { AppDeps } from '../../../api/deps.js';
 import { errorHandler, notFoundHandler } from '../../../api/errors.js';
 import { mediaBaseUrl, mediaRoutes } from '../../../api/routes/media.js';
 import { deleteExpiredMedia, findLiveMedia } from '../../../db/repositories/media.js';

@@ -13,7 +13,7 @@ import type { Db } from '../../../db/connect.js';
 import type { CrawlPageStatus, DocumentStatus, JobKind, JobStatus } from '../../../db/schema.js';
 import { loadConfig } from '../../../lib/config.js';
 import { createLogger } from '../../../lib/log.js';
-import type { AppDeps } from '../../../api/app.js';
+import type { AppDeps } from '../../../api/deps.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../../api/auth/api-keys.js';
 import { errorHandler, notFoundHandler } from '../../../api/errors.js';
 import { attachJobWebSocket, type JobWebSocket } from '../../../api/job-websocket.js';
