@@ -188,7 +188,7 @@ class JobWatch {
       this.close(CLOSE_UNAUTHORIZED, errorReason(auth.error));
       return;
     }
-    const job = await findListedJob(this.deps.db, auth.teamId, route.jobId, route.kind);
+    const job = await findListedJob(this.deps.db, auth.teamId, route.jobId, [route.kind]);
     if (!job) {
       this.close(CLOSE_POLICY_VIOLATION, errorReason('Job not found'));
       return;
