@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { httpError } from '../errors.js';
+import { findBodyProblem } from './body-scan.js';
 
 /**
  * A middleware that validates the request body, and the typed reader handlers mounted after it
@@ -12,7 +13,7 @@ export interface ValidatedBody<T> extends RequestHandler {
 }
 
 /**
- * Parses the body with `schema`.
+ * Parses the body with `schema`, after the rules every body shares (api/middleware/body-scan.ts).
  * A bad `url` is reported as `Invalid URL`, as the specification's error table has it.
  */
 export function validatedBody<S extends z.ZodType>(schema: S): ValidatedBody<z.output<S>> {
@@ -20,6 +21,11 @@ export function validatedBody<S extends z.ZodType>(schema: S): ValidatedBody<z.o
   const bodies = new WeakMap<Response, { value: z.output<S> }>();
   const middleware: RequestHandler = (req, res, next) => {
     const body: unknown = req.body ?? {};
+    const problem = findBodyProblem(body);
+    if (problem) {
+      next(httpError('BAD_REQUEST', `Bad Request: ${problem.path}: ${problem.message}`, { path: problem.path }));
+      return;
+    }
     const parsed = schema.safeParse(body);
     if (parsed.success) {
       bodies.set(res, { value: parsed.data });
