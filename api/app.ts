@@ -1,5 +1,4 @@
 import express from 'express';
-import type { AppDeps } from './deps.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
@@ -12,6 +11,7 @@ import { mediaRoutes } from './routes/media.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
+import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
 export function createApp(deps: AppDeps): express.Express {

@@ -1,4 +1,7 @@
-/** What the API process needs from the outside world; built once in api/server.ts. */
+/**
+ * What the HTTP app and every router are built from. Its own module (not api/app.ts) so routes
+ * and helpers can name it without importing the app that imports them.
+ */
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connect.js';
 import type { Config } from '../lib/config.js';

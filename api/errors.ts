@@ -3,6 +3,7 @@
  * the envelope `{ success: false, error, code?, details? }`.
  */
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { TrawlError, type ErrorCode } from '../lib/errors.js';
@@ -27,6 +28,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   MAP_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   SCRAPE_UNSUPPORTED_FILE_ERROR: 415,
   RATE_LIMITED: 429,
   CONCURRENCY_LIMITED: 429,
@@ -51,19 +53,56 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(httpError('NOT_FOUND', `Not Found: ${req.method} ${req.path}`));
 };
 
-interface BodyParserError {
+/** The shape of http-errors, which body-parser and the router throw. */
+interface HttpLibraryError {
   type?: string;
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: boolean;
+  message?: string;
+}
+
+/** Codes for the statuses http-errors carries; any other 4xx keeps its status with BAD_REQUEST. */
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+/**
+ * A client error raised by a library before any handler ran, as the envelope: body-parser's
+ * unsupported charset or content-encoding (415), undecodable gzip (400), aborted or mis-sized
+ * bodies, and the router's malformed percent-escape in a path parameter (a URIError with status
+ * 400 but no `expose`). Undefined for anything else, which stays a 500.
+ */
+function libraryClientError(err: unknown): { status: number; code: ErrorCode; error: string } | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = err as HttpLibraryError;
+  if (e.type === 'entity.parse.failed') {
+    return { status: 400, code: 'BAD_REQUEST_INVALID_JSON', error: 'Bad request, malformed JSON' };
+  }
+  if (e.type === 'entity.too.large') return { status: 413, code: 'PAYLOAD_TOO_LARGE', error: 'Payload Too Large' };
+  const status = typeof e.status === 'number' ? e.status : e.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (err instanceof URIError) {
+    return { status: 400, code: 'BAD_REQUEST', error: 'Bad Request: malformed percent-encoding in the URL path' };
+  }
+  // `expose` is http-errors' own mark of a message written for the client.
+  if (e.expose !== true) return undefined;
+  const reason = STATUS_CODES[status] ?? 'Bad Request';
+  return { status, code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST', error: `${reason}: ${e.message ?? 'invalid request'}` };
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const parserType = (err as BodyParserError | undefined)?.type;
-    if (parserType === 'entity.parse.failed') {
-      res.status(400).json({ success: false, code: 'BAD_REQUEST_INVALID_JSON', error: 'Bad request, malformed JSON' });
-      return;
-    }
-    if (parserType === 'entity.too.large') {
-      res.status(413).json({ success: false, code: 'PAYLOAD_TOO_LARGE', error: 'Payload Too Large' });
+    const clientError = libraryClientError(err);
+    if (clientError) {
+      res.status(clientError.status).json({ success: false, code: clientError.code, error: clientError.error });
       return;
     }
     if (err instanceof ZodError) {

@@ -1,8 +1,10 @@
 /**
- * What every asynchronous job start shares: the idempotency key, the job row written before the
- * response (so a status read right after never 404s), and the workflow start with its search
- * attributes. A start that fails leaves a failed job, not a phantom running one.
+ * The one way the API starts a job: the idempotency key, the job row written before the response
+ * (so a status read right after never 404s), and the workflow start with its business id, task
+ * queue and search attributes. A start that fails leaves a failed job, not a phantom running one.
  */
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { findJobByIdempotencyKey, insertJob, setJobStatus } from '../db/repositories/jobs.js';
@@ -26,65 +28,119 @@ export async function checkIdempotencyKey(deps: AppDeps, req: Request, teamId: s
   return raw;
 }
 
-export interface NewJobRow {
-  jobId: string;
-  teamId: string;
-  kind: JobKind;
-  url: string | null;
-  options: Record<string, unknown>;
-  workflowId: string;
-  idempotencyKey: string | null;
-  /** The key that started the job; null with AUTH=none. */
-  apiKeyId: string | null;
-  /** Known at start, e.g. a limit lowered to the credits left. */
-  warning?: string;
+/** Workflow ids carry the job kind, so the Temporal UI and `temporal workflow list` read at a glance. */
+const WORKFLOW_ID_PREFIX: Record<JobKind, string> = {
+  scrape: 'scrape',
+  crawl: 'crawl',
+  batch_scrape: 'batch',
+  map: 'map',
+};
+
+export function workflowIdFor(kind: JobKind, jobId: string): string {
+  return `${WORKFLOW_ID_PREFIX[kind]}-${jobId}`;
 }
 
-/** `relaxed`: see insertJob; only for a job whose response waits for its result. */
-export async function insertRunningJob(
+/**
+ * Options every workflow start and signal-with-start of a job shares: the task queue the workers
+ * poll and the search attributes the UI filters by.
+ */
+export function jobWorkflowOptions(deps: AppDeps, teamId: string, kind: JobKind) {
+  return {
+    taskQueue: deps.config.temporal.taskQueue,
+    typedSearchAttributes: [
+      { key: TeamIdAttribute, value: teamId },
+      { key: JobKindAttribute, value: kind },
+    ],
+  };
+}
+
+/** Every job workflow takes one input object. */
+export type JobWorkflow<I, R> = (input: I) => Promise<R>;
+
+/** The job row's fields the caller decides. */
+export interface NewJob {
+  kind: JobKind;
+  teamId: string;
+  /** The key that started the job; null with AUTH=none. */
+  apiKeyId: string | null;
+  url: string | null;
+  /** Stored with the job as given; status and active-crawl reads show it. */
+  options: Record<string, unknown>;
+  idempotencyKey?: string | null;
+  /** Known at start, e.g. a limit lowered to the credits left. */
+  warning?: string;
+  /** See insertJob; only for a job whose response waits for its result. */
+  relaxed?: boolean;
+}
+
+export interface JobStart<I, R> extends NewJob {
+  workflow: JobWorkflow<I, R>;
+  /** Built once the job id is known. NoInfer: the workflow alone decides the input type. */
+  input: (jobId: string) => NoInfer<I>;
+  workflowExecutionTimeoutMs?: number;
+  /**
+   * Runs after the row is written and before the workflow starts (a batch's pages, a listener for
+   * the result). If it throws, the job is failed like a refused start.
+   */
+  beforeStart?: (jobId: string) => unknown;
+}
+
+export interface StartedJob<I, R> {
+  jobId: string;
+  handle: WorkflowHandleWithFirstExecutionRunId<JobWorkflow<I, R>>;
+}
+
+/** Writes the job row and starts its workflow; a refused start is a 503 and a failed job. */
+export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Promise<StartedJob<I, R>> {
+  const jobId = randomUUID();
+  const workflowId = workflowIdFor(start.kind, jobId);
+  await insertRunningJob(deps, jobId, workflowId, start);
+  try {
+    await start.beforeStart?.(jobId);
+    const handle = await deps.temporal.workflow.start(start.workflow, {
+      workflowId,
+      args: [start.input(jobId)],
+      ...jobWorkflowOptions(deps, start.teamId, start.kind),
+      ...(start.workflowExecutionTimeoutMs !== undefined && {
+        workflowExecutionTimeout: start.workflowExecutionTimeoutMs,
+      }),
+    });
+    return { jobId, handle };
+  } catch (err) {
+    await setJobStatus(deps.db, jobId, 'failed', err instanceof Error ? err.message : String(err));
+    deps.log.warn({ err, jobId, kind: start.kind }, 'api: job could not be started');
+    throw httpError('SERVICE_UNAVAILABLE', 'Service Unavailable: the job could not be started, try again');
+  }
+}
+
+async function insertRunningJob(
   deps: AppDeps,
-  job: NewJobRow,
-  options: { relaxed?: boolean } = {},
+  jobId: string,
+  workflowId: string,
+  job: NewJob,
 ): Promise<void> {
   try {
     await insertJob(
       deps.db,
       {
-        id: job.jobId,
+        id: jobId,
         team_id: job.teamId,
         kind: job.kind,
         status: 'scraping',
         url: job.url,
         options: JSON.stringify(job.options),
-        workflow_id: job.workflowId,
-        idempotency_key: job.idempotencyKey,
+        workflow_id: workflowId,
+        idempotency_key: job.idempotencyKey ?? null,
         api_key_id: job.apiKeyId,
         warning: job.warning ?? null,
         updated_at: new Date(),
         expires_at: new Date(Date.now() + deps.config.results.retentionHours * 3_600_000),
       },
-      options,
+      { relaxed: job.relaxed },
     );
   } catch (err) {
     // 23505: unique_violation on (team, idempotency key): two requests raced with one key.
     if ((err as { code?: string }).code === '23505') throw httpError('CONFLICT', 'Idempotency key already used');
     throw err;
-  }
-}
-
-export function jobSearchAttributes(teamId: string, kind: JobKind) {
-  return [
-    { key: TeamIdAttribute, value: teamId },
-    { key: JobKindAttribute, value: kind },
-  ];
-}
-
-/** Runs the workflow start; if Temporal refuses it, the job is marked failed and the error rethrown. */
-export async function startOrFail(deps: AppDeps, jobId: string, start: () => Promise<unknown>): Promise<void> {
-  try {
-    await start();
-  } catch (err) {
-    await setJobStatus(deps.db, jobId, 'failed', err instanceof Error ? err.message : String(err));
-    throw httpError('SERVICE_UNAVAILABLE', 'Service Unavailable: the job could not be started, try again');
   }
 }

@@ -26,16 +26,16 @@ export function isJobId(id: string): boolean {
   return UUID.test(id);
 }
 
-/** Another team's job, or a job of the other kind, is reported exactly like a missing one. */
+/** Another team's job, or a job of a kind the route does not list, is reported exactly like a missing one. */
 export async function findListedJob(
   db: Db,
   teamId: string,
   jobId: string,
-  kind: ListedJobKind,
+  kinds: readonly ListedJobKind[],
 ): Promise<Job | undefined> {
   if (!isJobId(jobId)) return undefined;
   const job = await findTeamJob(db, teamId, jobId);
-  return job?.kind === kind ? job : undefined;
+  return job && (kinds as readonly string[]).includes(job.kind) ? job : undefined;
 }
 
 export interface JobStatusView {

@@ -24,9 +24,11 @@ import {
 } from './job-view.js';
 import { LOCAL_TEAM_NAME } from './middleware/auth.js';
 
-const ROUTES: { pattern: RegExp; kind: ListedJobKind }[] = [
-  { pattern: /^\/v[12]\/crawl\/([^/]+)\/?$/, kind: 'crawl' },
-  { pattern: /^\/v2\/batch\/scrape\/([^/]+)\/?$/, kind: 'batch_scrape' },
+/** v1's crawl path serves batch scrapes too, as its status route does (the v1 SDK watches batches there). */
+const ROUTES: { pattern: RegExp; kinds: readonly ListedJobKind[] }[] = [
+  { pattern: /^\/v2\/crawl\/([^/]+)\/?$/, kinds: ['crawl'] },
+  { pattern: /^\/v1\/crawl\/([^/]+)\/?$/, kinds: ['crawl', 'batch_scrape'] },
+  { pattern: /^\/v2\/batch\/scrape\/([^/]+)\/?$/, kinds: ['batch_scrape'] },
 ];
 
 const POLL_INTERVAL_MS = 500;
@@ -93,14 +95,14 @@ export function attachJobWebSocket(server: Server, deps: AppDeps): JobWebSocket 
 
 interface MatchedRoute {
   jobId: string;
-  kind: ListedJobKind;
+  kinds: readonly ListedJobKind[];
 }
 
 function matchRoute(url: string | undefined): MatchedRoute | undefined {
   const pathname = (url ?? '/').split('?')[0] ?? '/';
-  for (const { pattern, kind } of ROUTES) {
+  for (const { pattern, kinds } of ROUTES) {
     const match = pattern.exec(pathname);
-    if (match?.[1]) return { jobId: match[1], kind };
+    if (match?.[1]) return { jobId: match[1], kinds };
   }
   return undefined;
 }
@@ -188,7 +190,7 @@ class JobWatch {
       this.close(CLOSE_UNAUTHORIZED, errorReason(auth.error));
       return;
     }
-    const job = await findListedJob(this.deps.db, auth.teamId, route.jobId, route.kind);
+    const job = await findListedJob(this.deps.db, auth.teamId, route.jobId, route.kinds);
     if (!job) {
       this.close(CLOSE_POLICY_VIOLATION, errorReason('Job not found'));
       return;

@@ -47,11 +47,30 @@ export const formatObject = z.discriminatedUnion('type', [
 export type Format = z.infer<typeof formatObject>;
 export type FormatName = Format['type'];
 
+const FORMAT_NAMES: ReadonlySet<string> = new Set([...simpleFormatNames, 'screenshot', 'json', 'changeTracking']);
+
+/**
+ * The message for a format Trawl does not know (Firecrawl's `branding`, `query`, which the MCP
+ * server sends), naming it; undefined for a known format, whose own error is more precise.
+ * `input` is the format as sent: a name or an object with a `type`.
+ */
+export function unsupportedFormatMessage(input: unknown, known: ReadonlySet<string>): string | undefined {
+  const name =
+    typeof input === 'string'
+      ? input
+      : input && typeof input === 'object' && typeof (input as { type?: unknown }).type === 'string'
+        ? (input as { type: string }).type
+        : undefined;
+  if (name === undefined || known.has(name)) return undefined;
+  const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return `Trawl does not support the ${JSON.stringify(shown)} format`;
+}
+
 /** String formats are shorthand for `{type}`; both forms give the same result. */
-const formatInput = z.union([
-  z.enum([...simpleFormatNames, 'screenshot']).transform((type) => formatObject.parse({ type })),
-  formatObject,
-]);
+const formatInput = z.union(
+  [z.enum([...simpleFormatNames, 'screenshot']).transform((type) => formatObject.parse({ type })), formatObject],
+  { error: (issue) => unsupportedFormatMessage(issue.input, FORMAT_NAMES) },
+);
 
 export const formatsSchema = z
   .array(formatInput)

@@ -1,28 +1,55 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { httpError } from '../errors.js';
+import { findBodyProblem } from './body-scan.js';
 
 /**
- * Parses the body with the route's schema; handlers read the parsed value from `res.locals.body`.
+ * A middleware that validates the request body, and the typed reader handlers mounted after it
+ * use instead of casting `res.locals`: `const body = crawlBody.of(res)`.
+ */
+export interface ValidatedBody<T> extends RequestHandler {
+  /** The parsed body of this request; throws if this middleware did not run before the caller. */
+  of(res: Response): T;
+}
+
+/**
+ * Parses the body with `schema`, after the rules every body shares (api/middleware/body-scan.ts).
  * A bad `url` is reported as `Invalid URL`, as the specification's error table has it.
  */
-export function validateBody(schema: z.ZodType): RequestHandler {
-  return (req, res, next) => {
-    const parsed = schema.safeParse(req.body ?? {});
+export function validatedBody<S extends z.ZodType>(schema: S): ValidatedBody<z.output<S>> {
+  // Keyed by the response, so the value lives exactly as long as the request.
+  const bodies = new WeakMap<Response, { value: z.output<S> }>();
+  const middleware: RequestHandler = (req, res, next) => {
+    const body: unknown = req.body ?? {};
+    const problem = findBodyProblem(body);
+    if (problem) {
+      next(httpError('BAD_REQUEST', `Bad Request: ${problem.path}: ${problem.message}`, { path: problem.path }));
+      return;
+    }
+    const parsed = schema.safeParse(body);
     if (parsed.success) {
-      res.locals.body = parsed.data;
+      bodies.set(res, { value: parsed.data });
       next();
       return;
     }
-    const issues = parsed.error.issues;
-    if (issues.some((i) => i.path[0] === 'url' || (i.path.length === 0 && i.message === 'Invalid URL'))) {
-      next(httpError('INVALID_URL', 'Invalid URL', issues));
-      return;
-    }
-    const summary = issues
-      .slice(0, 5)
-      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-      .join('; ');
-    next(httpError('BAD_REQUEST', `Bad Request: ${summary}`, issues));
+    next(validationError(parsed.error.issues));
   };
+  return Object.assign(middleware, {
+    of(res: Response): z.output<S> {
+      const entry = bodies.get(res);
+      if (!entry) throw new Error('validatedBody: read before the middleware ran for this request');
+      return entry.value;
+    },
+  });
+}
+
+function validationError(issues: z.core.$ZodIssue[]) {
+  if (issues.some((i) => i.path[0] === 'url' || (i.path.length === 0 && i.message === 'Invalid URL'))) {
+    return httpError('INVALID_URL', 'Invalid URL', issues);
+  }
+  const summary = issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+  return httpError('BAD_REQUEST', `Bad Request: ${summary}`, issues);
 }

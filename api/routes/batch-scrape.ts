@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { addBatchPages } from '../../db/repositories/batch.js';
 import { findTeamJob, lockJobFor, reopenJob } from '../../db/repositories/jobs.js';
@@ -9,11 +8,11 @@ import type { BatchScrapeWorkflowInput } from '../../workflows/batch-scrape.js';
 import { batchScrapeWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { checkIdempotencyKey, insertRunningJob, jobSearchAttributes, startOrFail } from '../job-start.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
+import { checkIdempotencyKey, jobWorkflowOptions, startJob } from '../job-start.js';
+import { authOf } from '../middleware/auth.js';
 import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';
-import { rateLimit } from '../middleware/rate-limit.js';
-import { validateBody } from '../middleware/validate.js';
+import { guard } from '../middleware/guard.js';
+import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequest } from '../schemas/batch-scrape.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
@@ -23,16 +22,20 @@ import { mediaBaseUrl } from './media.js';
 export function batchScrapeRoutes(deps: AppDeps): Router {
   const router = Router();
   // A batch is an asynchronous job like a crawl: it shares the crawl rate limit.
-  const auth = [authenticate({ db: deps.db, mode: deps.config.auth }), requireScope('crawl'), rateLimit(deps, 'crawl')];
-  const credits = requireCredits(deps);
-  router.post('/v2/batch/scrape', ...auth, validateBody(batchScrapeRequestSchema), credits, startBatch(deps, 'v2'));
-  router.post('/v1/batch/scrape', ...auth, validateBody(batchScrapeRequestSchema), credits, startBatch(deps, 'v1'));
+  const body = validatedBody(batchScrapeRequestSchema);
+  const checks = [...guard(deps, 'crawl', 'crawl'), body, requireCredits(deps)];
+  router.post('/v2/batch/scrape', ...checks, startBatch(deps, 'v2', body));
+  router.post('/v1/batch/scrape', ...checks, startBatch(deps, 'v1', body));
   return router;
 }
 
-function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
+function startBatch(
+  deps: AppDeps,
+  version: 'v1' | 'v2',
+  validated: ValidatedBody<BatchScrapeRequest>,
+): RequestHandler {
   return async (req, res) => {
-    const body = res.locals.body as BatchScrapeRequest;
+    const body = validated.of(res);
     const {
       urls,
       ignoreInvalidURLs,
@@ -87,39 +90,27 @@ function startBatch(deps: AppDeps, version: 'v1' | 'v2'): RequestHandler {
       // Wakes the running workflow, or starts a new run if the batch had already finished.
       await deps.temporal.workflow.signalWithStart(batchScrapeWorkflow, {
         workflowId: job.workflow_id,
-        taskQueue: deps.config.temporal.taskQueue,
         signal: pagesAddedSignal,
         signalArgs: [],
         args: [workflowInput(jobId)],
-        typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
+        ...jobWorkflowOptions(deps, teamId, 'batch_scrape'),
       });
     } else {
       const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
       // Appended URLs are not clamped: a batch that runs out of credits stops cleanly instead.
       const clamped = clampPagesToCredits(pages.length, remainingCreditsOf(res));
-      jobId = randomUUID();
-      const workflowId = `batch-${jobId}`;
-      await insertRunningJob(deps, {
-        jobId,
-        teamId,
+      ({ jobId } = await startJob(deps, {
         kind: 'batch_scrape',
+        teamId,
+        apiKeyId: keyId,
         url: null,
         options: { ...scrapeOptions, maxConcurrency, webhook },
-        workflowId,
         idempotencyKey,
-        apiKeyId: keyId,
         warning: clamped.warning,
-      });
-      await addBatchPages(deps.db, jobId, pages.slice(0, clamped.pages));
-      const id = jobId;
-      await startOrFail(deps, id, () =>
-        deps.temporal.workflow.start(batchScrapeWorkflow, {
-          workflowId,
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [workflowInput(id)],
-          typedSearchAttributes: jobSearchAttributes(teamId, 'batch_scrape'),
-        }),
-      );
+        beforeStart: (id) => addBatchPages(deps.db, id, pages.slice(0, clamped.pages)),
+        workflow: batchScrapeWorkflow,
+        input: workflowInput,
+      }));
     }
     res.json({
       success: true,

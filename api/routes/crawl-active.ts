@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { listRunningCrawls } from '../../db/repositories/crawl-read.js';
 import type { AppDeps } from '../deps.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { authOf } from '../middleware/auth.js';
+import { guard } from '../middleware/guard.js';
 
 const PATHS = ['/v2/crawl/active', '/v2/crawl/ongoing', '/v1/crawl/active', '/v1/crawl/ongoing'];
 
@@ -11,9 +11,7 @@ export function crawlActiveRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get(
     PATHS,
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('crawl'),
-    rateLimit(deps, 'crawl-status'),
+    ...guard(deps, 'crawl', 'crawl-status'),
     async (_req, res) => {
       const crawls = await listRunningCrawls(deps.db, authOf(res).teamId);
       res.json({

@@ -4,19 +4,14 @@ import { findTeamJob, finishJob } from '../../db/repositories/jobs.js';
 import type { JobKind } from '../../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
-import { rateLimit } from '../middleware/rate-limit.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isJobId } from '../job-view.js';
+import { authOf } from '../middleware/auth.js';
+import { guard } from '../middleware/guard.js';
 
 /** DELETE /v{1,2}/crawl/:id and /v{1,2}/batch/scrape/:id */
 export function jobCancelRoutes(deps: AppDeps): Router {
   const router = Router();
-  const auth = [
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('crawl'),
-    rateLimit(deps, 'crawl-status'),
-  ];
+  const auth = guard(deps, 'crawl', 'crawl-status');
   for (const version of ['v1', 'v2']) {
     router.delete(`/${version}/crawl/:id`, ...auth, cancelJob(deps, 'crawl'));
     router.delete(`/${version}/batch/scrape/:id`, ...auth, cancelJob(deps, 'batch_scrape'));
@@ -27,7 +22,7 @@ export function jobCancelRoutes(deps: AppDeps): Router {
 function cancelJob(deps: AppDeps, kind: JobKind): RequestHandler {
   return async (req, res) => {
     const id = String(req.params.id);
-    const job = UUID.test(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
+    const job = isJobId(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
     if (!job || job.kind !== kind) throw httpError('JOB_NOT_FOUND', 'Job not found');
     // The status flips here, before the workflow hears of it, so a status read right after the
     // DELETE already says cancelled; the workflow's own finish never overwrites it.

@@ -9,19 +9,23 @@ import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
 import { documentPaging, findListedJob, isJobId, jobStatusView, type ListedJobKind } from '../job-view.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { authOf } from '../middleware/auth.js';
+import { guard } from '../middleware/guard.js';
 
 const statusQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).default(0).describe('Completed documents to skip'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Most documents in this page'),
 });
 
-const JOB_PATHS: { prefix: string; kind: ListedJobKind }[] = [
-  { prefix: '/v2/crawl', kind: 'crawl' },
-  { prefix: '/v1/crawl', kind: 'crawl' },
-  { prefix: '/v2/batch/scrape', kind: 'batch_scrape' },
-  { prefix: '/v1/batch/scrape', kind: 'batch_scrape' },
+/**
+ * `/v1/crawl/:id` also serves batch scrapes, as Firecrawl's does: the v1 SDK's batch waiter
+ * (`batchScrapeUrls` in the 1.x SDK and in 4.x's v1 client) polls the crawl status route.
+ */
+const JOB_PATHS: { prefix: string; kinds: readonly ListedJobKind[] }[] = [
+  { prefix: '/v2/crawl', kinds: ['crawl'] },
+  { prefix: '/v1/crawl', kinds: ['crawl', 'batch_scrape'] },
+  { prefix: '/v2/batch/scrape', kinds: ['batch_scrape'] },
+  { prefix: '/v1/batch/scrape', kinds: ['batch_scrape'] },
 ];
 
 /** Literal routes that share the `/crawl/:id` shape; they belong to api/routes/crawl-active.ts. */
@@ -31,17 +35,13 @@ const RESERVED_IDS = new Set(['active', 'ongoing']);
 export function jobStatusRoutes(deps: AppDeps): Router {
   const router = Router();
   // Polled constantly by SDK waiters: its own generous rate limit class.
-  const auth = [
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('crawl'),
-    rateLimit(deps, 'crawl-status'),
-  ];
+  const auth = guard(deps, 'crawl', 'crawl-status');
 
-  for (const { prefix, kind } of JOB_PATHS) {
+  for (const { prefix, kinds } of JOB_PATHS) {
     router.get(`${prefix}/:id`, skipReservedIds, ...auth, async (req, res) => {
       const id = jobIdParam(req);
       const query = statusQuerySchema.parse(req.query);
-      const job = await findListedJob(deps.db, authOf(res).teamId, id, kind);
+      const job = await findListedJob(deps.db, authOf(res).teamId, id, kinds);
       if (!job) throw httpError('JOB_NOT_FOUND', 'Job not found');
 
       const [view, page] = await Promise.all([
@@ -67,7 +67,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
     });
 
     router.get(`${prefix}/:id/errors`, ...auth, async (req, res) => {
-      const job = await findListedJob(deps.db, authOf(res).teamId, jobIdParam(req), kind);
+      const job = await findListedJob(deps.db, authOf(res).teamId, jobIdParam(req), kinds);
       if (!job) throw httpError('JOB_NOT_FOUND', 'Job not found');
       const [failed, robotsBlocked] = await Promise.all([
         listFailedDocuments(deps.db, job.id),

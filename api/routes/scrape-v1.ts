@@ -5,14 +5,15 @@
  */
 import { Router } from 'express';
 import type { AppDeps } from '../deps.js';
-import { scrapeOptionsFromV1, scrapeV1RequestSchema, type ScrapeV1Request } from '../schemas/scrape-v1.js';
+import { validatedBody } from '../middleware/validate.js';
+import { scrapeOptionsFromV1, scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
 import { runScrape, scrapeRequestChecks } from './scrape.js';
 
 export function scrapeV1Routes(deps: AppDeps): Router {
   const router = Router();
-  router.post('/v1/scrape', ...scrapeRequestChecks(deps, scrapeV1RequestSchema), async (req, res) => {
-    const { url, origin: _origin, integration: _integration, zeroDataRetention, ...v1 } =
-      res.locals.body as ScrapeV1Request;
+  const body = validatedBody(scrapeV1RequestSchema);
+  router.post('/v1/scrape', ...scrapeRequestChecks(deps, body), async (req, res) => {
+    const { url, origin: _origin, integration: _integration, zeroDataRetention, ...v1 } = body.of(res);
     const options = scrapeOptionsFromV1(v1);
     res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
   });

@@ -9,8 +9,8 @@ import { listCreditPeriods, readQueueCounts } from '../../db/repositories/usage.
 import { creditsLeft } from '../../lib/credits.js';
 import { billingPeriodEnd } from '../../lib/plans.js';
 import type { AppDeps } from '../deps.js';
-import { authenticate, authOf, requireScope } from '../middleware/auth.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { authOf } from '../middleware/auth.js';
+import { guard } from '../middleware/guard.js';
 import { teamStandingOf } from '../team-plan.js';
 
 type Version = 'v1' | 'v2';
@@ -18,18 +18,14 @@ type Version = 'v1' | 'v2';
 export function teamUsageRoutes(deps: AppDeps): Router {
   const router = Router();
   // Usage reads are polled like job status, so they share its generous class.
-  const guard = [
-    authenticate({ db: deps.db, mode: deps.config.auth }),
-    requireScope('usage'),
-    rateLimit(deps, 'crawl-status'),
-  ];
+  const checks = guard(deps, 'usage', 'crawl-status');
   for (const version of ['v1', 'v2'] as const) {
-    router.get(`/${version}/team/credit-usage`, ...guard, creditUsage(deps, version));
-    router.get(`/${version}/team/credit-usage/historical`, ...guard, creditUsageHistorical(deps));
-    router.get(`/${version}/team/token-usage`, ...guard, tokenUsage(deps, version));
-    router.get(`/${version}/team/token-usage/historical`, ...guard, tokenUsageHistorical(deps));
-    router.get(`/${version}/team/queue-status`, ...guard, queueStatus(deps));
-    router.get(`/${version}/concurrency-check`, ...guard, concurrencyCheck(deps));
+    router.get(`/${version}/team/credit-usage`, ...checks, creditUsage(deps, version));
+    router.get(`/${version}/team/credit-usage/historical`, ...checks, creditUsageHistorical(deps));
+    router.get(`/${version}/team/token-usage`, ...checks, tokenUsage(deps, version));
+    router.get(`/${version}/team/token-usage/historical`, ...checks, tokenUsageHistorical(deps));
+    router.get(`/${version}/team/queue-status`, ...checks, queueStatus(deps));
+    router.get(`/${version}/concurrency-check`, ...checks, concurrencyCheck(deps));
   }
   return router;
 }

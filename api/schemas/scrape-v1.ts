@@ -16,6 +16,7 @@ import {
   requestMetaShape,
   scrapeOptionsSchema,
   scrapeOptionsShape,
+  unsupportedFormatMessage,
   type ScrapeOptions,
 } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
@@ -32,6 +33,7 @@ const V1_FORMATS = [
   'changeTracking',
 ] as const;
 type V1Format = (typeof V1_FORMATS)[number];
+const V1_FORMAT_NAMES: ReadonlySet<string> = new Set(V1_FORMATS);
 
 /** Options with the same name, type and default in v1 and v2. */
 const sharedShape = z
@@ -40,7 +42,9 @@ const sharedShape = z
 
 export const scrapeV1OptionsShape = {
   ...sharedShape,
-  formats: z.array(z.enum(V1_FORMATS)).max(16).default(['markdown']).describe('Output formats'),
+  formats: z
+    .array(z.enum(V1_FORMATS, { error: (issue) => unsupportedFormatMessage(issue.input, V1_FORMAT_NAMES) }))
+    .max(16).default(['markdown']).describe('Output formats'),
   maxAge: z.number().int().min(0).default(0).describe('Serve a cached copy younger than this (ms); 0 never'),
   skipTlsVerification: z.boolean().default(false).describe('Accept invalid TLS certificates'),
   parsePDF: z.boolean().default(true).describe('PDFs to markdown (1 credit a page); false returns base64 (1 credit)'),

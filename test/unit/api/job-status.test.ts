@@ -265,17 +265,31 @@ describe('kinds and versions', () => {
     const batch = await insertJobRow(fx.db, { teamId: fx.team.teamId, kind: 'batch_scrape', status: 'completed' });
     await insertCompletedDocuments(fx.db, job(batch), 3);
 
+    expect((await api(`/v2/crawl/${batch}`)).status).toBe(404);
+    expect((await api(`/v2/crawl/${batch}/errors`)).status).toBe(404);
     for (const v of ['v1', 'v2']) {
       expect((await api(`/${v}/crawl/${crawl}`)).status).toBe(200);
-      expect((await api(`/${v}/crawl/${batch}`)).status).toBe(404);
       expect((await api(`/${v}/batch/scrape/${crawl}`)).status).toBe(404);
-      expect((await api(`/${v}/crawl/${batch}/errors`)).status).toBe(404);
       expect((await api(`/${v}/batch/scrape/${crawl}/errors`)).status).toBe(404);
       const res = await api(`/${v}/batch/scrape/${batch}?limit=2`);
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(2);
       expect(res.body.next).toBe(`${fx.baseUrl}/${v}/batch/scrape/${batch}?skip=2&limit=2`);
     }
+  });
+
+  it('serves batch scrapes under /v1/crawl too, which the v1 SDK batch waiter polls', async () => {
+    const batch = await insertJobRow(fx.db, { teamId: fx.team.teamId, kind: 'batch_scrape', status: 'completed' });
+    await insertCompletedDocuments(fx.db, job(batch), 3);
+    const res = await api(`/v1/crawl/${batch}?limit=2`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, status: 'completed' });
+    expect(res.body.data).toHaveLength(2);
+    expect(res.body.next).toBe(`${fx.baseUrl}/v1/crawl/${batch}?skip=2&limit=2`);
+    expect((await api(`/v1/crawl/${batch}/errors`)).status).toBe(200);
+    // Still one team's: another team's key sees nothing.
+    const other = apiClient(fx.baseUrl, fx.otherTeam.key);
+    expect((await other(`/v1/crawl/${batch}`)).status).toBe(404);
   });
 });
 

@@ -117,10 +117,11 @@ describe('job websocket', () => {
     );
   });
 
-  it('serves batch scrapes on /v2/batch/scrape/:id and v1 crawls on /v1/crawl/:id', async () => {
+  it('serves batch scrapes on /v2/batch/scrape/:id and /v1/crawl/:id, and v1 crawls on /v1/crawl/:id', async () => {
     const batch = await insertJobRow(fx.db, { teamId: fx.team.teamId, kind: 'batch_scrape', status: 'failed' });
     const crawl = await insertJobRow(fx.db, { teamId: fx.team.teamId, status: 'cancelled' });
-    for (const path of [`/v2/batch/scrape/${batch}`, `/v1/crawl/${crawl}`]) {
+    // The v1 SDK's batchScrapeUrlsAndWatch watches a batch on the crawl path.
+    for (const path of [`/v2/batch/scrape/${batch}`, `/v1/crawl/${batch}`, `/v1/crawl/${crawl}`]) {
       const w = watch(path, fx.team.key);
       expect(await w.closed, path).toEqual({ code: 1000, reason: '{"type":"done"}' });
       expect(w.messages[0].type, path).toBe('catchup');
@@ -147,11 +148,13 @@ describe('job websocket', () => {
   it("closes 1008 for another team's job, an unknown or malformed id, and a job of the other kind", async () => {
     const theirs = await insertJobRow(fx.db, { teamId: fx.otherTeam.teamId });
     const crawl = await insertJobRow(fx.db, { teamId: fx.team.teamId });
+    const batch = await insertJobRow(fx.db, { teamId: fx.team.teamId, kind: 'batch_scrape' });
     for (const path of [
       `/v2/crawl/${theirs}`,
       '/v2/crawl/00000000-0000-4000-8000-000000000000',
       '/v2/crawl/not-a-uuid',
       `/v2/batch/scrape/${crawl}`,
+      `/v2/crawl/${batch}`,
     ]) {
       const w = watch(path, fx.team.key);
       expect(await w.closed, path).toEqual({ code: 1008, reason: '{"type":"error","error":"Job not found"}' });
