@@ -22,6 +22,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   ROBOTS_DISALLOWED: 403,
   NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
+  JOB_EXPIRED: 404,
   SCRAPE_TIMEOUT: 408,
   // A PDF with more pages than the timeout leaves time for; the client can retry with a longer one.
   SCRAPE_PDF_INSUFFICIENT_TIME_ERROR: 408,

@@ -4,8 +4,10 @@
  */
 import { readJobProgress, type DocumentPageQuery } from '../db/repositories/crawl-read.js';
 import { findTeamJob } from '../db/repositories/jobs.js';
+import { findExpiredJob } from '../db/repositories/retention.js';
 import type { Db } from '../db/connect.js';
-import type { Job, JobStatus } from '../db/schema.js';
+import type { Job, JobKind, JobStatus } from '../db/schema.js';
+import { httpError } from './errors.js';
 
 export type ListedJobKind = 'crawl' | 'batch_scrape';
 
@@ -36,6 +38,22 @@ export async function findListedJob(
   if (!isJobId(jobId)) return undefined;
   const job = await findTeamJob(db, teamId, jobId);
   return job && (kinds as readonly string[]).includes(job.kind) ? job : undefined;
+}
+
+/**
+ * The team's job of one of `kinds`, for a read, cancel or append. A job past its retention answers
+ * 404 JOB_EXPIRED, purged or not yet; anything else that is not found, another team's job
+ * included, answers 404 JOB_NOT_FOUND.
+ */
+export async function requireTeamJob(db: Db, teamId: string, jobId: string, kinds: readonly JobKind[]): Promise<Job> {
+  const listed = (kind: JobKind) => kinds.includes(kind);
+  if (isJobId(jobId)) {
+    const job = await findTeamJob(db, teamId, jobId);
+    if (job && listed(job.kind) && job.expires_at > new Date()) return job;
+    const expired = await findExpiredJob(db, teamId, jobId);
+    if (expired && listed(expired.kind)) throw httpError('JOB_EXPIRED', 'Job expired', { expiredAt: expired.expiredAt.toISOString() });
+  }
+  throw httpError('JOB_NOT_FOUND', 'Job not found');
 }
 
 export interface JobStatusView {

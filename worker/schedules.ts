@@ -6,7 +6,8 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { purgeExpiredWorkflow } from '../workflows/index.js';
 
-export const PURGE_SCHEDULE_ID = 'trawl-purge-expired';
+/** One purge per deployment: its task queue names it (`trawl-purge-expired` by default). */
+export const purgeScheduleId = (taskQueue: string) => `${taskQueue}-purge-expired`;
 const PURGE_EVERY = '10m';
 
 export async function ensureSchedules(options: { address: string; namespace: string; taskQueue: string }): Promise<void> {
@@ -15,13 +16,13 @@ export async function ensureSchedules(options: { address: string; namespace: str
     const client = new Client({ connection, namespace: options.namespace });
     await client.schedule
       .create({
-        scheduleId: PURGE_SCHEDULE_ID,
+        scheduleId: purgeScheduleId(options.taskQueue),
         spec: { intervals: [{ every: PURGE_EVERY }] },
         action: {
           type: 'startWorkflow',
           workflowType: purgeExpiredWorkflow,
           taskQueue: options.taskQueue,
-          workflowId: `${PURGE_SCHEDULE_ID}-run`,
+          workflowId: `${purgeScheduleId(options.taskQueue)}-run`,
         },
         // A slow purge is never doubled up; the next tick simply finds less to do.
         policies: { overlap: ScheduleOverlapPolicy.SKIP },

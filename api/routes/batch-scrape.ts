@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { addBatchPages } from '../../db/repositories/batch.js';
-import { findTeamJob, lockJobFor, reopenJob } from '../../db/repositories/jobs.js';
+import { lockJobFor, reopenJob } from '../../db/repositories/jobs.js';
+import { requireTeamJob } from '../job-view.js';
 import { clampPagesToCredits } from '../../lib/credits.js';
 import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import { pagesAddedSignal } from '../../workflows/messages.js';
@@ -78,8 +79,7 @@ function startBatch(
 
     let jobId: string;
     if (appendToId) {
-      const job = await findTeamJob(deps.db, teamId, appendToId);
-      if (!job || job.kind !== 'batch_scrape') throw httpError('JOB_NOT_FOUND', 'Job not found');
+      const job = await requireTeamJob(deps.db, teamId, appendToId, ['batch_scrape']);
       jobId = job.id;
       // Under the job row's lock: either the running workflow's completion sees these pages, or
       // the job had completed and is reopened here for the run the signal below starts.

@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { cancelOpenPages } from '../../db/repositories/crawl-pages.js';
-import { findTeamJob, finishJob } from '../../db/repositories/jobs.js';
+import { finishJob } from '../../db/repositories/jobs.js';
 import type { JobKind } from '../../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { isJobId } from '../job-view.js';
+import { requireTeamJob } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 
@@ -22,8 +22,7 @@ export function jobCancelRoutes(deps: AppDeps): Router {
 function cancelJob(deps: AppDeps, kind: JobKind): RequestHandler {
   return async (req, res) => {
     const id = String(req.params.id);
-    const job = isJobId(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
-    if (!job || job.kind !== kind) throw httpError('JOB_NOT_FOUND', 'Job not found');
+    const job = await requireTeamJob(deps.db, authOf(res).teamId, id, [kind]);
     // The status flips here, before the workflow hears of it, so a status read right after the
     // DELETE already says cancelled; the workflow's own finish never overwrites it.
     if (!(await finishJob(deps.db, job.id, 'cancelled'))) {

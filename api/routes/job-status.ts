@@ -8,7 +8,7 @@ import {
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
-import { documentPaging, findListedJob, isJobId, jobStatusView, type ListedJobKind } from '../job-view.js';
+import { documentPaging, isJobId, jobStatusView, requireTeamJob, type ListedJobKind } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 
@@ -41,8 +41,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
     router.get(`${prefix}/:id`, skipReservedIds, ...auth, async (req, res) => {
       const id = jobIdParam(req);
       const query = statusQuerySchema.parse(req.query);
-      const job = await findListedJob(deps.db, authOf(res).teamId, id, kinds);
-      if (!job) throw httpError('JOB_NOT_FOUND', 'Job not found');
+      const job = await requireTeamJob(deps.db, authOf(res).teamId, id, kinds);
 
       const [view, page] = await Promise.all([
         jobStatusView(deps.db, job),
@@ -67,8 +66,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
     });
 
     router.get(`${prefix}/:id/errors`, ...auth, async (req, res) => {
-      const job = await findListedJob(deps.db, authOf(res).teamId, jobIdParam(req), kinds);
-      if (!job) throw httpError('JOB_NOT_FOUND', 'Job not found');
+      const job = await requireTeamJob(deps.db, authOf(res).teamId, jobIdParam(req), kinds);
       const [failed, robotsBlocked] = await Promise.all([
         listFailedDocuments(deps.db, job.id),
         listRobotsBlockedUrls(deps.db, job.id),

@@ -1,10 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { findDocument } from '../../db/repositories/documents.js';
-import { findTeamJob } from '../../db/repositories/jobs.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { isJobId } from '../job-view.js';
+import { requireTeamJob } from '../job-view.js';
 import { startJob } from '../job-start.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
@@ -27,8 +26,8 @@ export function scrapeRoutes(deps: AppDeps): Router {
   // A read of a finished job, polled like a crawl's status.
   router.get('/v2/scrape/:id', ...guard(deps, 'scrape', 'crawl-status'), async (req, res) => {
     const id = String(req.params.id);
-    const job = isJobId(id) ? await findTeamJob(deps.db, authOf(res).teamId, id) : undefined;
-    const row = job?.kind === 'scrape' && job.status === 'completed' ? await findDocument(deps.db, id) : undefined;
+    const job = await requireTeamJob(deps.db, authOf(res).teamId, id, ['scrape']);
+    const row = job.status === 'completed' ? await findDocument(deps.db, id) : undefined;
     if (!row?.document) throw httpError('JOB_NOT_FOUND', 'Job not found');
     res.json({ success: true, data: row.document });
   });

@@ -113,6 +113,7 @@ export interface JobSeed {
   url?: string;
   options?: Record<string, unknown>;
   warning?: string | null;
+  expiresAt?: Date;
 }
 
 export async function insertJobRow(db: Db, seed: JobSeed): Promise<string> {
@@ -128,7 +129,7 @@ export async function insertJobRow(db: Db, seed: JobSeed): Promise<string> {
       options: JSON.stringify(seed.options ?? { limit: 10, scrapeOptions: { formats: ['markdown'] } }),
       workflow_id: `crawl-${id}`,
       updated_at: new Date(),
-      expires_at: new Date(Date.now() + 24 * 60 * 60 * 1000),
+      expires_at: seed.expiresAt ?? new Date(Date.now() + 24 * 60 * 60 * 1000),
       warning: seed.warning ?? null,
     })
     .execute();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpiredJobs } from '../../../db/repositories/retention.js';
 import { apiClient } from '../../helpers/api-client.js';
 import {
   insertCompletedDocuments,
@@ -348,5 +349,29 @@ describe('PUBLIC_URL', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('expired jobs', () => {
+  it('answer 404 JOB_EXPIRED on every status read, before and after the purge', async () => {
+    const crawl = await insertJobRow(fx.db, { teamId: fx.team.teamId, expiresAt: new Date(Date.now() - 1000) });
+    const batch = await insertJobRow(fx.db, { teamId: fx.team.teamId, kind: 'batch_scrape', expiresAt: new Date(Date.now() - 1000) });
+    const reads = [`/v2/crawl/${crawl}`, `/v2/crawl/${crawl}/errors`, `/v1/crawl/${crawl}`, `/v2/batch/scrape/${batch}`];
+    const expectExpired = async () => {
+      for (const path of reads) {
+        const res = await api(path);
+        expect(res.status, path).toBe(404);
+        expect(res.body, path).toMatchObject({ success: false, code: 'JOB_EXPIRED', error: 'Job expired' });
+      }
+    };
+    await expectExpired();
+    expect(await purgeExpiredJobs(fx.db)).toBeGreaterThanOrEqual(2);
+    await expectExpired();
+  });
+
+  it('stay plain not-found for another kind and for ids never seen', async () => {
+    const crawl = await insertJobRow(fx.db, { teamId: fx.team.teamId, expiresAt: new Date(Date.now() - 1000) });
+    expect((await api(`/v2/batch/scrape/${crawl}`)).body.code).toBe('JOB_NOT_FOUND');
+    expect((await api('/v2/crawl/00000000-0000-4000-8000-000000000000')).body.code).toBe('JOB_NOT_FOUND');
   });
 });
