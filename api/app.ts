@@ -3,6 +3,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
 import { crawlRoutes } from './routes/crawl.js';
+import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { jobCancelRoutes } from './routes/job-cancel.js';
 import { jobStatusRoutes } from './routes/job-status.js';
@@ -20,6 +21,7 @@ export function createApp(deps: AppDeps): express.Express {
   // `url` and `next` links are built from the request; trust forwarding headers from local proxies.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
+  app.use(docsRoutes());
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(scrapeV1Routes(deps));

@@ -12,7 +12,7 @@ import { documentPaging, isJobId, jobStatusView, requireTeamJob, type ListedJobK
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 
-const statusQuerySchema = z.object({
+export const statusQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).default(0).describe('Completed documents to skip'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Most documents in this page'),
 });

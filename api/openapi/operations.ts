@@ -1,0 +1,60 @@
+/**
+ * Every route the API serves, as OpenAPI operations. Request bodies are the zod schemas that
+ * validate them, so the document cannot drift from validation; test/unit/api/openapi.test.ts fails
+ * when a route has no entry here or an entry has no route.
+ */
+import type { z } from 'zod';
+import { batchScrapeRequestSchema } from '../schemas/batch-scrape.js';
+import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
+import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
+import { scrapeRequestSchema } from '../schemas/scrape.js';
+import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
+import { statusQuerySchema } from '../routes/job-status.js';
+import * as r from './responses.js';
+
+export interface Operation {
+  method: 'get' | 'post' | 'delete' | 'put' | 'patch';
+  /** OpenAPI path, `{id}` for parameters. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** False for the few routes anyone may call. */
+  auth: boolean;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  response: z.ZodType;
+  /** Error statuses the route can answer, besides 401/403/429 for authenticated routes. */
+  errors: number[];
+  /** Content type of a non-JSON success (media files). */
+  produces?: string;
+}
+
+const VERSIONS = ['v1', 'v2'] as const;
+const both = (build: (v: (typeof VERSIONS)[number]) => Operation): Operation[] => VERSIONS.map(build);
+
+export const operations: Operation[] = [
+  { method: 'get', path: '/health', tag: 'Service', summary: 'Health of the API, Postgres, Temporal and the workers', auth: false, response: r.health, errors: [503] },
+  { method: 'post', path: '/v2/scrape', tag: 'Scrape', summary: 'Scrape one URL', auth: true, body: scrapeRequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
+  { method: 'get', path: '/v2/scrape/{id}', tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] },
+  { method: 'post', path: '/v1/scrape', tag: 'Scrape', summary: 'Scrape one URL (v1 shape)', auth: true, body: scrapeV1RequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
+  { method: 'post', path: '/v2/crawl', tag: 'Crawl', summary: 'Start a crawl', auth: true, body: crawlRequestSchema, response: r.jobStarted, errors: [400, 402, 409, 503] },
+  { method: 'post', path: '/v1/crawl', tag: 'Crawl', summary: 'Start a crawl (v1 option names)', auth: true, body: crawlRequestV1Schema, response: r.jobStarted, errors: [400, 402, 409, 503] },
+  ...both((v) => ({ method: 'get', path: `/${v}/crawl/active`, tag: 'Crawl', summary: 'List running crawls', auth: true, response: r.activeCrawls, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/crawl/ongoing`, tag: 'Crawl', summary: 'List running crawls (alias of active)', auth: true, response: r.activeCrawls, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/crawl/{id}`, tag: 'Crawl', summary: v === 'v1' ? 'Crawl (or batch scrape) status and documents' : 'Crawl status and documents', auth: true, query: statusQuerySchema, response: r.jobStatus, errors: [400, 404] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/crawl/{id}/errors`, tag: 'Crawl', summary: 'Failed pages and robots-blocked URLs of a crawl', auth: true, response: r.jobErrors, errors: [400, 404] })),
+  ...both((v) => ({ method: 'delete', path: `/${v}/crawl/{id}`, tag: 'Crawl', summary: 'Cancel a crawl', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
+  ...both((v) => ({ method: 'post', path: `/${v}/batch/scrape`, tag: 'Batch scrape', summary: 'Start a batch scrape, or append URLs to one', auth: true, body: batchScrapeRequestSchema, response: r.jobStarted, errors: [400, 402, 404, 409, 503] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Batch scrape status and documents', auth: true, query: statusQuerySchema, response: r.jobStatus, errors: [400, 404] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}/errors`, tag: 'Batch scrape', summary: 'Failed pages of a batch scrape', auth: true, response: r.jobErrors, errors: [400, 404] })),
+  ...both((v) => ({ method: 'delete', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Cancel a batch scrape', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
+  { method: 'post', path: '/v2/map', tag: 'Map', summary: 'List the URLs of a site', auth: true, body: mapRequestSchema, response: r.mapResponse, errors: [400, 402, 408] },
+  { method: 'post', path: '/v1/map', tag: 'Map', summary: 'List the URLs of a site (v1: plain strings)', auth: true, body: mapRequestV1Schema, response: r.mapResponse, errors: [400, 402, 408] },
+  ...both((v) => ({ method: 'get', path: `/${v}/team/credit-usage`, tag: 'Team', summary: 'Credits left this period', auth: true, response: r.usage, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/team/credit-usage/historical`, tag: 'Team', summary: 'Credits used per period', auth: true, response: r.usage, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage`, tag: 'Team', summary: 'Model tokens left this period', auth: true, response: r.usage, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage/historical`, tag: 'Team', summary: 'Model tokens used per period', auth: true, response: r.usage, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/team/queue-status`, tag: 'Team', summary: 'Jobs queued and running for the team', auth: true, response: r.usage, errors: [] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/concurrency-check`, tag: 'Team', summary: 'Concurrency in use and allowed', auth: true, response: r.usage, errors: [] })),
+  { method: 'get', path: '/v2/media/{file}', tag: 'Media', summary: 'A stored screenshot or PDF (the file name is the capability)', auth: false, response: r.document, errors: [404], produces: 'application/octet-stream' },
+];

@@ -1,0 +1,89 @@
+/**
+ * Response shapes for the OpenAPI document. Requests are described by the same zod schemas that
+ * validate them (api/schemas/); responses are built by handlers, so these describe what they send.
+ * Loose objects: Firecrawl clients ignore fields they do not know, and so may readers of this.
+ */
+import { z } from 'zod';
+
+export const errorEnvelope = z
+  .object({
+    success: z.literal(false),
+    error: z.string().describe('What went wrong, for a person'),
+    code: z.string().optional().describe('Stable machine-readable code, e.g. SCRAPE_TIMEOUT'),
+    details: z.unknown().optional().describe('Field-level problems for a 400, or context for other errors'),
+  })
+  .describe('Every error, from every route, has this shape');
+
+export const document = z
+  .looseObject({
+    markdown: z.string().optional(),
+    html: z.string().optional(),
+    rawHtml: z.string().optional(),
+    links: z.array(z.string()).optional(),
+    images: z.array(z.string()).optional(),
+    screenshot: z.string().optional().describe('URL under /v2/media, or a data: URI'),
+    summary: z.string().optional(),
+    json: z.unknown().optional(),
+    changeTracking: z.looseObject({}).optional(),
+    actions: z.looseObject({}).optional(),
+    warning: z.string().optional(),
+    metadata: z.looseObject({
+      sourceURL: z.string(),
+      url: z.string().optional(),
+      statusCode: z.number().int(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      language: z.string().optional(),
+      scrapeId: z.string().optional(),
+      creditsUsed: z.number().optional(),
+      cacheState: z.enum(['hit', 'miss']).optional(),
+    }),
+  })
+  .describe('A scraped page (Firecrawl Document)');
+
+export const scrapeResponse = z.object({ success: z.literal(true), data: document });
+
+export const jobStarted = z.looseObject({
+  success: z.literal(true),
+  id: z.string().uuid(),
+  url: z.string().describe('Where to poll the job'),
+  invalidURLs: z.array(z.string()).optional(),
+});
+
+export const jobStatus = z.looseObject({
+  success: z.literal(true),
+  status: z.enum(['scraping', 'completed', 'failed', 'cancelled']),
+  completed: z.number().int(),
+  total: z.number().int(),
+  creditsUsed: z.number(),
+  expiresAt: z.string().describe('ISO time after which the job answers 404 JOB_EXPIRED'),
+  next: z.string().optional().describe('The next page of documents, when there is one'),
+  data: z.array(document),
+  warning: z.string().optional(),
+});
+
+export const jobErrors = z.object({
+  errors: z.array(z.looseObject({ id: z.string(), timestamp: z.string(), url: z.string(), error: z.string(), code: z.string().optional() })),
+  robotsBlocked: z.array(z.string()),
+});
+
+export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
+
+export const mapResponse = z.looseObject({
+  success: z.literal(true),
+  links: z.array(z.union([z.string(), z.looseObject({ url: z.string(), title: z.string().optional(), description: z.string().optional() })])),
+  warning: z.string().optional(),
+});
+
+export const activeCrawls = z.object({
+  success: z.literal(true),
+  crawls: z.array(z.looseObject({ id: z.string(), teamId: z.string(), url: z.string(), status: z.string(), options: z.looseObject({}) })),
+});
+
+export const usage = z.looseObject({ success: z.literal(true), data: z.looseObject({}) });
+
+export const health = z.looseObject({
+  success: z.boolean(),
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.record(z.string(), z.looseObject({ ok: z.boolean(), error: z.string().optional() })),
+});
