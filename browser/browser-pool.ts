@@ -241,6 +241,11 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--no-first-run',
   // Containers often mount a 64 MB /dev/shm, which Chromium outgrows on large pages.
   '--disable-dev-shm-usage',
+  // STUN and TURN over UDP would bypass the guard proxy, which only sees TCP: a page's
+  // RTCPeerConnection could otherwise send datagrams to any loopback or private UDP port.
+  // With this policy WebRTC uses only proxied connections, which the guard checks. (The switch
+  // some guides name, --force-webrtc-ip-handling-policy, is ignored by Chromium 156: measured.)
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...PER_CONTEXT_WASTE].join(',')}`,
 ];
 

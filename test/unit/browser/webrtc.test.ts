@@ -1,0 +1,73 @@
+/**
+ * WebRTC cannot reach loopback or private UDP ports from a rendered page: STUN and TURN over UDP
+ * never pass through the guard proxy, so Chromium runs with WebRTC limited to proxied TCP.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
+import { fetchWithBrowser } from '../../../scraper/engines/browser.js';
+import { addressPolicyFor } from '../../../scraper/net/address-policy.js';
+import { startGuardProxy, type GuardProxy } from '../../../scraper/net/guard-proxy.js';
+
+let udp: Socket;
+let datagrams = 0;
+let site: Server;
+let siteUrl: string;
+let guard: GuardProxy;
+let pool: BrowserPool;
+
+/** A page that asks for ICE candidates from a STUN and a TURN server on the UDP port. */
+function page(udpPort: number): string {
+  return `<!doctype html><html><body><p id="state">waiting</p><script>
+    const pc = new RTCPeerConnection({ iceServers: [
+      { urls: 'stun:127.0.0.1:${udpPort}' },
+      { urls: 'turn:127.0.0.1:${udpPort}?transport=udp', username: 'u', credential: 'p' },
+    ] });
+    pc.createDataChannel('probe');
+    pc.onicegatheringstatechange = () => { document.getElementById('state').textContent = pc.iceGatheringState; };
+    pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+  </script></body></html>`;
+}
+
+beforeAll(async () => {
+  udp = createSocket('udp4');
+  udp.on('message', () => {
+    datagrams += 1;
+  });
+  udp.bind(0, '127.0.0.1');
+  await once(udp, 'listening');
+  const udpPort = (udp.address() as AddressInfo).port;
+  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page(udpPort))).listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  // The production shape: every browser request through the guard (here allowing loopback, so
+  // the page itself loads; UDP never asks it).
+  guard = await startGuardProxy({ policy: addressPolicyFor(true) });
+  pool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await guard?.close();
+  site?.close();
+  udp?.close();
+});
+
+describe('WebRTC in rendered pages', () => {
+  it('sends no STUN or TURN datagram to a loopback UDP port', async () => {
+    const rendered = await fetchWithBrowser(pool, {
+      url: siteUrl,
+      network: { allowPrivateNetwork: true, skipTlsVerification: false },
+      signal: new AbortController().signal,
+      deadline: Date.now() + 20_000,
+      // Long enough for ICE gathering to send its first binding requests.
+      waitForMs: 3_000,
+      blockAds: false,
+    });
+    expect(rendered.html).toContain('<p id="state">');
+    expect(datagrams).toBe(0);
+  });
+});
