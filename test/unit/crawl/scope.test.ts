@@ -194,3 +194,21 @@ describe('crawlOptionsFromV1', () => {
     expect(v2).not.toHaveProperty('maxDepth');
   });
 });
+
+describe('path patterns run in linear time (RE2)', () => {
+  it('matches a catastrophic-backtracking pattern against a hostile path at once', () => {
+    // On V8's engine this pattern takes seconds at 26 characters and doubles with each one more;
+    // at 5,000 it would never finish. RE2 answers in time linear in the path.
+    const scope = createScope({ startUrl: 'http://site.test/', includePaths: ['^/(a+)+$'], crawlEntireDomain: true });
+    expect(scope.check(`http://site.test/${'a'.repeat(5_000)}!`, 1)).toMatchObject({ ok: false });
+    expect(scope.check('http://site.test/aaaa', 1)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['a backreference', '(a)\\1'],
+    ['a lookahead', '^/docs(?=/)'],
+    ['a lookbehind', '(?<=/)blog'],
+  ])('refuses %s with a message that says why', (_what, pattern) => {
+    expect(validatePathRegexes([pattern])).toMatch(/no backreferences or lookaround/);
+  });
+});
