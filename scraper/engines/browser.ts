@@ -18,6 +18,8 @@ import { takeScreenshot } from '../actions/capture.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
 import { addressPolicyFor } from '../net/address-policy.js';
+import { UNREACHABLE_HEADER } from '../net/guard-proxy.js';
+import { toPageError } from '../net/network-error.js';
 import { ssrfBlockedError } from '../net/peer-guard.js';
 import type { BrowserFetchRequest, FetchedPage } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
@@ -246,12 +248,20 @@ function isAnsweredWithoutDocument(err: unknown, response: PageResponse | undefi
   );
 }
 
-/** The guard proxy answers a blocked target itself, with a marked 403. Returns the headers otherwise. */
+/**
+ * The guard proxy answers a blocked target itself, with a marked 403, and an unreachable one with
+ * a marked 502: neither is the site's content. Returns the headers otherwise.
+ */
 async function refuseBlocked(response: PageResponse): Promise<Record<string, string>> {
   const headers = await response.allHeaders();
   if (response.status() === 403 && headers['x-trawl-blocked'] === 'ssrf') {
     const host = new URL(response.url()).hostname;
     throw ssrfBlockedError(host, host);
+  }
+  const unreachable = headers[UNREACHABLE_HEADER];
+  if (response.status() === 502 && unreachable) {
+    // The same error the HTTP engine gives for the same failure.
+    throw toPageError(Object.assign(new Error(unreachable), { code: unreachable }), new URL(response.url()));
   }
   return headers;
 }

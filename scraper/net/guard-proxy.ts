@@ -21,6 +21,7 @@ import { Pool, request, type Dispatcher } from 'undici';
 import { TrawlError } from '../../lib/errors.js';
 import type { AddressPolicy } from './address-policy.js';
 import { guardedDispatcher } from './guarded-dispatcher.js';
+import { errorCode } from './network-error.js';
 import { checkProxiedTarget, guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
 
 export interface GuardProxyOptions {
@@ -70,6 +71,9 @@ const SET_BY_CLIENT: ReadonlySet<string> = new Set(['host', 'expect']);
 
 const BLOCKED_BODY = 'Blocked by Trawl: the target address is not allowed.\n';
 const BAD_GATEWAY_BODY = 'Bad gateway: the target could not be reached.\n';
+
+/** On the proxy's own 502: the network error code (ENOTFOUND, ECONNREFUSED, ...) of the failed fetch. */
+export const UNREACHABLE_HEADER = 'x-trawl-unreachable';
 
 /** `host:port` or `[v6]:port`, the only authority form CONNECT allows. */
 const CONNECT_AUTHORITY = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:/@[\]]+)):(\d{1,5})$/;
@@ -224,7 +228,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
           counters.blocked++;
           reply(res, 403, BLOCKED_BODY, { 'x-trawl-blocked': 'ssrf' });
         } else {
-          reply(res, 502, BAD_GATEWAY_BODY);
+          // Marked with the network error, so the browser engine reports it as the HTTP engine
+          // would (DNS failure, refused connection) instead of rendering this page as content.
+          reply(res, 502, BAD_GATEWAY_BODY, { [UNREACHABLE_HEADER]: errorCode(err) ?? 'UNKNOWN' });
         }
         return;
       }

@@ -24,7 +24,7 @@ const CONNECTION_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** The first error code found on the error, its cause chain, or inside an AggregateError (happy eyeballs). */
-function errorCode(err: unknown, depth = 0): string | undefined {
+export function errorCode(err: unknown, depth = 0): string | undefined {
   if (!err || typeof err !== 'object' || depth > 4) return undefined;
   const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') return code;

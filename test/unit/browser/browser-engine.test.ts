@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithBrowser, timezoneForCountry } from '../../../scraper/engines/browser.js';
@@ -19,6 +21,15 @@ afterAll(async () => {
   await pool?.close();
   await site?.close();
 });
+
+/** A port nothing listens on: bound, read, and closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 function request(url: string, overrides: Partial<BrowserFetchRequest> = {}): BrowserFetchRequest {
   return {
@@ -287,6 +298,21 @@ describe('fetchWithBrowser: behind the guard proxy', () => {
       expect(page.html).toContain('Rendered after load: 42');
       // The document and its fetch both went through the proxy.
       expect(guard.stats().requests).toBeGreaterThanOrEqual(2);
+    } finally {
+      await proxied.close();
+      await guard.close();
+    }
+  });
+
+  it('reports an unreachable target as the HTTP engine does, not as a page with status 502', async () => {
+    const guard = await startGuardProxy({ policy: addressPolicyFor(true) });
+    const proxied = createBrowserPool({ proxyServer: guard.url });
+    const closed = await closedPort();
+    try {
+      const refused = await failureOf(fetchWithBrowser(proxied, request(`http://127.0.0.1:${closed}/`)));
+      expect(refused).toMatchObject({ code: 'SCRAPE_SITE_ERROR', details: { code: 'ECONNREFUSED' } });
+      const unresolved = await failureOf(fetchWithBrowser(proxied, request('http://no-such-host.invalid/')));
+      expect(unresolved.code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
     } finally {
       await proxied.close();
       await guard.close();
