@@ -7,6 +7,7 @@ import { loadRobots, type Robots } from '../../scraper/discovery/robots.js';
 import type { SitemapFetchBytes } from '../../scraper/discovery/sitemaps.js';
 import { fetchWithHttp } from '../../scraper/engines/http.js';
 import type { NetworkPolicy } from '../../scraper/types.js';
+import { TrawlError } from '../../lib/errors.js';
 import type { ActivityDeps } from '../deps.js';
 
 /** The product token sites name in robots.txt to address Trawl (FirecrawlAgent is honoured too). */
@@ -14,6 +15,8 @@ export const ROBOTS_PRODUCT_TOKEN = 'TrawlBot';
 
 const FETCH_TIMEOUT_MS = 15_000;
 const ROBOTS_CACHE_SIZE = 500;
+/** What a site without robots.txt answers: every URL allowed. */
+const NO_ROBOTS_TXT = { status: 404, body: '' };
 
 export function plainFetcher(network: NetworkPolicy) {
   const fetchOnce = (url: string) =>
@@ -49,7 +52,15 @@ export function createRobotsLookup(deps: ActivityDeps): RobotsLookup {
         async (robotsUrl) => {
           const stored = await findCrawlRobots(deps.db, jobId, origin);
           if (stored) return stored.status === 0 ? undefined : stored;
-          const fetched = await fetchText(robotsUrl).catch(() => undefined);
+          let fetched: { status: number; body: string } | undefined;
+          try {
+            fetched = await fetchText(robotsUrl);
+          } catch (err) {
+            // The address policy refuses this origin: robots.txt has no say, its pages fail with
+            // SSRF_BLOCKED when fetched and /errors lists them with that reason. Reading the refusal
+            // as "robots.txt unreachable, disallow all" would file them as robots blocks.
+            if (err instanceof TrawlError && err.code === 'SSRF_BLOCKED') return NO_ROBOTS_TXT;
+          }
           await saveCrawlRobots(deps.db, {
             jobId,
             origin,

@@ -11,6 +11,7 @@ import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { crawlRequestSchema, crawlRequestV1Schema, type CrawlRequest } from '../schemas/crawl.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
+import { refuseBlockedStartUrl } from '../target-check.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { mediaBaseUrl } from './media.js';
 
@@ -32,6 +33,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
     const { teamId, keyId } = authOf(res);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
     const { url, origin: _origin, integration: _integration, ...options } = body;
+    await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!);
     const clamped = clampPagesToCredits(body.limit, remainingCreditsOf(res));
     const { jobId } = await startJob(deps, {
       kind: 'crawl',

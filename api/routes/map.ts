@@ -12,6 +12,7 @@ import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { mapRequestSchema, mapRequestV1Schema, type MapRequest } from '../schemas/map.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
+import { refuseBlockedStartUrl } from '../target-check.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
 
 export function mapRoutes(deps: AppDeps): Router {
@@ -32,6 +33,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
   return async (_req, res) => {
     const { url, origin: _origin, integration: _integration, ...options } = body.of(res);
     const { teamId, keyId } = authOf(res);
+    await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!);
     const timeoutMs = options.timeout ?? MAP_DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const { jobId, handle } = await startJob(deps, {

@@ -51,6 +51,18 @@ describe('SSRF protection (the default)', () => {
     expect(res.body).toMatchObject({ success: false, code: 'SSRF_BLOCKED' });
   });
 
+  it.each([
+    ['a crawl', '/v2/crawl', {}],
+    ['a v1 crawl', '/v1/crawl', {}],
+    ['a map', '/v2/map', {}],
+  ])('refuses %s of a blocked start URL with 403 SSRF_BLOCKED, starting nothing', async (_what, path, extra) => {
+    const res = await api(path, { body: { url: `${site.url}/`, ...extra } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 'SSRF_BLOCKED' });
+    const active = await api('/v2/crawl/active');
+    expect(active.body.crawls).toEqual([]);
+  });
+
   it('refuses in the browser engine too', async () => {
     const res = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['screenshot'], timeout: 10_000 } });
     expect(res.status).toBe(403);
