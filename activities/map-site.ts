@@ -21,6 +21,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { MapOptions } from '../contracts/map-options.js';
+import type { SiteFetchRoute } from '../lib/crawl/settings.js';
 import { completeJobWithResult } from '../db/repositories/jobs.js';
 import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
@@ -28,6 +29,7 @@ import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/
 import { normalizePathname, normalizeUrl, resolveLink } from '../lib/url/normalize.js';
 import { discoverSitemapUrls, type SitemapDiscovery } from '../scraper/discovery/sitemaps.js';
 import { fetchWithHttp } from '../scraper/engines/http.js';
+import { DIRECT_ROUTES, withProxyRoute } from '../scraper/net/proxy-routes.js';
 import { transformContent } from '../scraper/html/content.js';
 import type { FetchedPage, TransformOptions } from '../scraper/types.js';
 import type { ActivityDeps } from './deps.js';
@@ -86,20 +88,25 @@ interface StartPage {
 
 export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
-  const { fetchBytes } = plainFetcher(network);
+  const routes = deps.proxies ?? DIRECT_ROUTES;
+  /** A map has no `proxy` option: its requests take the basic pool of its location's country. */
+  const viaOf = (options: MapOptions): SiteFetchRoute => ({ proxy: 'basic', country: options.location?.country });
 
   async function readStartPage(input: MapSiteInput, signal: AbortSignal): Promise<StartPage> {
     const { url, options } = input;
     let page: FetchedPage;
     try {
-      page = await fetchWithHttp({
-        url,
-        headers: options.headers,
-        location: options.location,
-        network,
-        signal,
-        deadline: Math.min(input.deadline, Date.now() + START_PAGE_TIMEOUT_MS),
-      });
+      const via = viaOf(options);
+      ({ result: page } = await withProxyRoute(routes, via.proxy, via.country, (route) =>
+        fetchWithHttp({
+          url,
+          headers: options.headers,
+          location: options.location,
+          network: { ...network, proxy: route.proxy },
+          signal,
+          deadline: Math.min(input.deadline, Date.now() + START_PAGE_TIMEOUT_MS),
+        }),
+      ));
     } catch (err) {
       // A start page that will not load leaves the sitemaps to speak for the site. A target we
       // refuse to contact is the caller's error to hear about, and an abort (deadline or
@@ -122,6 +129,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
     // is plenty and spares reading a huge site's every sitemap.
     const narrowed =
       options.search !== undefined || !options.includeSubdomains || (options.filterByPath && hasPath(url));
+    const { fetchBytes } = plainFetcher(network, routes, viaOf(options));
     return discoverSitemapUrls(url, robotsSitemaps, fetchBytes, {
       maxUrls: narrowed ? MAX_SITEMAP_URLS : Math.min(MAX_SITEMAP_URLS, options.limit * 4),
       deadline: options.timeout === undefined ? input.deadline - DEFAULT_BUDGET_RESERVE_MS : input.deadline,
@@ -147,7 +155,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
         deduplicateSimilarURLs: true,
       });
       if (kept.has(key)) continue;
-      if (!options.ignoreRobotsTxt && !(await robotsFor(jobId, url)).isAllowed(url)) continue;
+      if (!options.ignoreRobotsTxt && !(await robotsFor(jobId, url, viaOf(options))).isAllowed(url)) continue;
       kept.set(key, { ...candidate, url });
     }
     return [...kept.values()];
@@ -155,7 +163,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
 
   async function collect(input: MapSiteInput, signal: AbortSignal): Promise<MapJobResult> {
     const { url, options } = input;
-    const robots = await robotsFor(input.jobId, url);
+    const robots = await robotsFor(input.jobId, url, viaOf(options));
     const rules = options.ignoreRobotsTxt ? undefined : robots;
     const warnings: string[] = [];
     if (rules?.source === 'unreachable') warnings.push(rules.reason);

@@ -31,7 +31,7 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
     const { jobId, crawler } = input;
     const heartbeat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_INTERVAL_MS);
     try {
-      const robots = crawler.ignoreRobotsTxt ? undefined : await robotsFor(jobId, crawler.startUrl);
+      const robots = crawler.ignoreRobotsTxt ? undefined : await robotsFor(jobId, crawler.startUrl, crawler.via);
       let queued = 0;
       if (crawler.sitemap !== 'only') {
         if (robots && !robots.isAllowed(crawler.startUrl)) {
@@ -42,7 +42,8 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
         }
       }
       if (crawler.sitemap !== 'skip') {
-        const { fetchBytes } = plainFetcher({ allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true });
+        const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
+        const { fetchBytes } = plainFetcher(network, deps.proxies, crawler.via);
         const found = await discoverSitemapUrls(crawler.startUrl, robots?.sitemaps() ?? [], fetchBytes, {
           maxUrls: Math.min(100_000, crawler.limit * 4),
           deadline: Date.now() + SITEMAP_BUDGET_MS,

@@ -24,7 +24,7 @@ export async function discover(
   for (const raw of links) {
     const url = fetchableUrl(raw, crawler);
     if (!url || !scope.check(url, depth).ok) continue;
-    if (!crawler.ignoreRobotsTxt && !(await robotsFor(jobId, url)).isAllowed(url)) {
+    if (!crawler.ignoreRobotsTxt && !(await robotsFor(jobId, url, crawler.via)).isAllowed(url)) {
       blocked.push(url);
       continue;
     }

@@ -6,7 +6,9 @@ import { findCrawlRobots, saveCrawlRobots } from '../../db/repositories/crawl-pa
 import { loadRobots, type Robots } from '../../scraper/discovery/robots.js';
 import type { SitemapFetchBytes } from '../../scraper/discovery/sitemaps.js';
 import { fetchWithHttp } from '../../scraper/engines/http.js';
+import { DIRECT_ROUTES, withProxyRoute, type ProxyRoutes } from '../../scraper/net/proxy-routes.js';
 import type { NetworkPolicy } from '../../scraper/types.js';
+import type { SiteFetchRoute } from '../../lib/crawl/settings.js';
 import { TrawlError } from '../../lib/errors.js';
 import type { ActivityDeps } from '../deps.js';
 
@@ -17,15 +19,25 @@ const FETCH_TIMEOUT_MS = 15_000;
 const ROBOTS_CACHE_SIZE = 500;
 /** What a site without robots.txt answers: every URL allowed. */
 const NO_ROBOTS_TXT = { status: 404, body: '' };
+const BASIC: SiteFetchRoute = { proxy: 'basic' };
 
-export function plainFetcher(network: NetworkPolicy) {
-  const fetchOnce = (url: string) =>
-    fetchWithHttp({
-      url,
-      network,
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      deadline: Date.now() + FETCH_TIMEOUT_MS,
-    });
+/**
+ * Fetches for a site's robots.txt and sitemaps, through the same proxy pool and country as the
+ * job's pages: a crawl through `enhanced` or a country must not reveal the server's own address
+ * on its first requests.
+ */
+export function plainFetcher(network: NetworkPolicy, routes: ProxyRoutes = DIRECT_ROUTES, via: SiteFetchRoute = BASIC) {
+  const fetchOnce = async (url: string) => {
+    const { result } = await withProxyRoute(routes, via.proxy, via.country, (route) =>
+      fetchWithHttp({
+        url,
+        network: { ...network, proxy: route.proxy },
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        deadline: Date.now() + FETCH_TIMEOUT_MS,
+      }),
+    );
+    return result;
+  };
   const fetchBytes: SitemapFetchBytes = async (url) => {
     const page = await fetchOnce(url);
     return { status: page.statusCode, body: page.body ?? Buffer.alloc(0), contentType: page.contentType };
@@ -37,12 +49,14 @@ export function plainFetcher(network: NetworkPolicy) {
   return { fetchBytes, fetchText };
 }
 
-export type RobotsLookup = (jobId: string, url: string) => Promise<Robots>;
+/** robots.txt of `url`'s origin, for one job, fetched the way the job's pages are (`via`). */
+export type RobotsLookup = (jobId: string, url: string, via?: SiteFetchRoute) => Promise<Robots>;
 
 export function createRobotsLookup(deps: ActivityDeps): RobotsLookup {
   const cache = new Map<string, Promise<Robots>>();
-  const { fetchText } = plainFetcher({ allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true });
-  return (jobId, url) => {
+  const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
+  return (jobId, url, via) => {
+    const { fetchText } = plainFetcher(network, deps.proxies, via);
     const origin = new URL(url).origin;
     const key = `${jobId} ${origin}`;
     let robots = cache.get(key);

@@ -76,5 +76,6 @@ function crawlerSettings(body: CrawlRequest): CrawlerSettings {
     ignoreRobotsTxt: body.ignoreRobotsTxt,
     ignoreQueryParameters: body.ignoreQueryParameters,
     deduplicateSimilarURLs: body.deduplicateSimilarURLs,
+    via: { proxy: body.scrapeOptions.proxy, country: body.scrapeOptions.location?.country },
   };
 }

@@ -15,6 +15,14 @@ export interface CrawlerSettings {
   ignoreRobotsTxt: boolean;
   ignoreQueryParameters: boolean;
   deduplicateSimilarURLs: boolean;
+  /** How the crawl's own requests leave (robots.txt, sitemaps), as its pages do. @default basic, no country */
+  via?: SiteFetchRoute;
+}
+
+/** The proxy pool and country a site's robots.txt and sitemaps are fetched through. */
+export interface SiteFetchRoute {
+  proxy: 'basic' | 'enhanced' | 'auto' | 'stealth';
+  country?: string;
 }
 
 export interface FrontierPage {

@@ -8,10 +8,12 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRobotsLookup } from '../../../activities/site/site-rules.js';
+import { createRobotsLookup, plainFetcher } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
+import { createProxyRoutes } from '../../../scraper/net/proxy-routes.js';
+import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 
 let testDb: TestDb;
@@ -19,12 +21,17 @@ let site: Server;
 let origin: string;
 let jobId: string;
 let otherJobId: string;
+let proxyJobId: string;
+let basic: CountingProxy;
+let enhanced: CountingProxy;
+let germany: CountingProxy;
 
 beforeAll(async () => {
   testDb = await createTestDb('trawl_site_rules');
   const team = await findOrCreateTeam(testDb.db, `robots-${randomUUID()}`);
-  [jobId, otherJobId] = [randomUUID(), randomUUID()];
-  for (const id of [jobId, otherJobId]) {
+  [jobId, otherJobId, proxyJobId] = [randomUUID(), randomUUID(), randomUUID()];
+  [basic, enhanced, germany] = await Promise.all([startCountingProxy(), startCountingProxy(), startCountingProxy()]);
+  for (const id of [jobId, otherJobId, proxyJobId]) {
     await testDb.db
       .insertInto('jobs')
       .values({ id, team_id: team.id, kind: 'crawl', status: 'scraping', url: 'http://x/', options: '{}', workflow_id: `crawl-${id}`, updated_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) })
@@ -36,6 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all([basic, enhanced, germany].map((p) => p?.close()));
   site?.close();
   await closeGuardedDispatchers();
   await testDb?.drop();
@@ -56,5 +64,30 @@ describe('robots.txt lookup', () => {
     expect(robots.isAllowed(`${origin}/any/page`)).toBe(true);
     // Nothing was recorded as the origin's robots.txt: a later, permitted reader fetches it.
     expect(await testDb.db.selectFrom('crawl_robots').selectAll().where('job_id', '=', jobId).execute()).toEqual([]);
+  });
+});
+
+describe('robots.txt and sitemap fetches', () => {
+  const deps = () => ({
+    db: testDb.db,
+    browser: undefined as unknown as BrowserPool,
+    allowPrivateNetwork: true,
+    proxies: createProxyRoutes({
+      global: { basic: [basic.url], enhanced: [enhanced.url] },
+      countries: { DE: { basic: [germany.url], enhanced: [] } },
+    }),
+  });
+
+  it("leave through the job's proxy pool, as its pages do", async () => {
+    await createRobotsLookup(deps())(proxyJobId, `${origin}/`, { proxy: 'enhanced' });
+    expect(enhanced.requests).toContain(`${origin}/robots.txt`);
+    expect(basic.total()).toBe(0);
+  });
+
+  it("and through the pool of the job's country", async () => {
+    const { fetchBytes } = plainFetcher({ allowPrivateNetwork: true, skipTlsVerification: true }, deps().proxies, { proxy: 'basic', country: 'DE' });
+    await fetchBytes(`${origin}/sitemap.xml`);
+    expect(germany.requests).toContain(`${origin}/sitemap.xml`);
+    expect(basic.total()).toBe(0);
   });
 });
