@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
+import type { ApplicationFailure } from '@temporalio/common';
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Db } from '../db/connect.js';
 import { findDocument } from '../db/repositories/documents.js';
+import { recordWebhookFailure } from '../db/repositories/webhook-failures.js';
 import { findWebhookSecret } from '../db/repositories/webhook-secrets.js';
-import { NonRetryablePageError, PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
-import { webhookEventType, type DeliverWebhookInput, type WebhookPayload } from '../lib/webhook-events.js';
+import { fromFailure, NonRetryablePageError, PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { WEBHOOK_RETRY_POLICY, webhookEventType, type DeliverWebhookInput, type WebhookPayload } from '../lib/webhook-events.js';
 import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { guardedDispatcher } from '../scraper/net/guarded-dispatcher.js';
 import type { ActivityDeps } from './deps.js';
@@ -23,6 +25,24 @@ const MAX_DRAINED_BYTES = 64 * 1024;
  * and refused this request: the same bytes would be refused again, and every retry holds back
  * the job's later events, so those fail at once.
  */
+/**
+ * Every failed attempt is written where the user reads the job's errors; a failure to write it
+ * must not turn a delivery failure into another kind of error, so it is only logged.
+ */
+async function recordAttemptFailure(db: Db, input: DeliverWebhookInput, attempt: number, failure: ApplicationFailure): Promise<void> {
+  const code = fromFailure(failure)?.code ?? 'WEBHOOK_DELIVERY_FAILED';
+  const final = failure.nonRetryable || attempt >= (WEBHOOK_RETRY_POLICY.maximumAttempts ?? Infinity);
+  await recordWebhookFailure(db, {
+    jobId: input.jobId,
+    deliveryId: input.deliveryId,
+    attempt,
+    event: webhookEventType(input.jobKind, input.event),
+    code,
+    error: failure.message,
+    final,
+  }).catch((err: unknown) => log.warn('webhook: could not record a failed delivery', { jobId: input.jobId, error: String(err) }));
+}
+
 function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
@@ -131,7 +151,9 @@ export function createDeliverWebhookActivity(deps: Pick<ActivityDeps, 'db' | 'al
     } catch (err) {
       // The signal's reason is Temporal's CancelledFailure, which reports the attempt as cancelled.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-      throw toApplicationFailure(err);
+      const failure = toApplicationFailure(err);
+      await recordAttemptFailure(deps.db, input, ctx.info.attempt, failure);
+      throw failure;
     }
   };
 }

@@ -199,6 +199,19 @@ export interface ChangeSnapshotTable {
   scraped_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** One failed webhook delivery attempt (db/repositories/webhook-failures.ts). */
+export interface WebhookFailureTable {
+  job_id: string;
+  delivery_id: string;
+  attempt: number;
+  event: string;
+  code: string;
+  error: string;
+  /** No further attempt follows: the event was given up. */
+  final: boolean;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** A purged job's tombstone (db/repositories/retention.ts). */
 export interface ExpiredJobTable {
   id: string;
@@ -225,6 +238,7 @@ export interface Database {
   page_cache: PageCacheTable;
   change_snapshots: ChangeSnapshotTable;
   expired_jobs: ExpiredJobTable;
+  webhook_failures: WebhookFailureTable;
 }
 
 export type Team = Selectable<TeamTable>;

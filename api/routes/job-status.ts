@@ -5,6 +5,7 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
+import { listWebhookFailures } from '../../db/repositories/webhook-failures.js';
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
@@ -67,9 +68,10 @@ export function jobStatusRoutes(deps: AppDeps): Router {
 
     router.get(`${prefix}/:id/errors`, ...auth, async (req, res) => {
       const job = await requireTeamJob(deps.db, authOf(res).teamId, jobIdParam(req), kinds);
-      const [failed, robotsBlocked] = await Promise.all([
+      const [failed, robotsBlocked, webhookFailures] = await Promise.all([
         listFailedDocuments(deps.db, job.id),
         listRobotsBlockedUrls(deps.db, job.id),
+        listWebhookFailures(deps.db, job.id),
       ]);
       // No `success` key: Firecrawl's errors response has none.
       res.json({
@@ -81,6 +83,15 @@ export function jobStatusRoutes(deps: AppDeps): Router {
           error: f.error ?? 'Unknown error',
         })),
         robotsBlocked,
+        // Trawl's own addition: failed webhook deliveries, one per attempt; `final` when given up.
+        webhookFailures: webhookFailures.map((w) => ({
+          event: w.event,
+          attempt: w.attempt,
+          final: w.final,
+          code: w.code,
+          error: w.error,
+          timestamp: w.created_at.toISOString(),
+        })),
       });
     });
   }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../db/connect.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
@@ -258,6 +259,32 @@ describe('webhooks', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.deliveries.filter((d) => d.body.id === job.id).map((d) => d.body.type)).toEqual(['crawl.completed']);
   });
+
+  it('lists failed deliveries under /errors while the job itself completes', async () => {
+    const closed = await closedPort();
+    const { job } = await crawlPaths(site.url('/docs/d'), {
+      sitemap: 'skip',
+      limit: 1,
+      webhook: { url: `http://127.0.0.1:${closed}/hook`, events: ['completed'] },
+    });
+    expect(job.status).toBe('completed');
+    const { id } = job;
+    let failures: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < 100 && failures.length === 0; i++) {
+      failures = (await api(`/v2/crawl/${id}/errors`)).body.webhookFailures;
+      if (failures.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(failures[0]).toMatchObject({
+      event: 'crawl.completed',
+      attempt: 1,
+      final: false,
+      code: 'WEBHOOK_DELIVERY_FAILED',
+      error: expect.stringContaining(`127.0.0.1:${closed}`),
+    });
+    // The crawl's own errors stay about its pages.
+    expect((await api(`/v2/crawl/${id}/errors`)).body.errors).toEqual([]);
+  });
+
 });
 
 async function waitUntil(predicate: () => boolean, timeoutMs = 30_000) {

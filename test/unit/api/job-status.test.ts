@@ -326,12 +326,13 @@ describe('GET /v2/crawl/:id/errors', () => {
         },
       ],
       robotsBlocked: ['https://example.com/a', 'https://example.com/b'],
+      webhookFailures: [],
     });
   });
 
   it('answers an empty job with empty lists, and 404/400 like the status route', async () => {
     const id = await insertJobRow(fx.db, { teamId: fx.team.teamId });
-    expect((await api(`/v1/crawl/${id}/errors`)).body).toEqual({ errors: [], robotsBlocked: [] });
+    expect((await api(`/v1/crawl/${id}/errors`)).body).toEqual({ errors: [], robotsBlocked: [], webhookFailures: [] });
     const theirs = await insertJobRow(fx.db, { teamId: fx.otherTeam.teamId });
     expect((await api(`/v2/crawl/${theirs}/errors`)).status).toBe(404);
     expect((await api('/v2/crawl/nope/errors')).status).toBe(400);

@@ -1,5 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithBrowser, timezoneForCountry } from '../../../scraper/engines/browser.js';
@@ -7,6 +5,7 @@ import { addressPolicyFor } from '../../../scraper/net/address-policy.js';
 import { startGuardProxy, type GuardProxy } from '../../../scraper/net/guard-proxy.js';
 import type { BrowserFetchRequest } from '../../../scraper/types.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
+import { closedPort } from '../../helpers/closed-port.js';
 import { PDF_BYTES, PNG_BYTES, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 let site: FixtureServer;
@@ -21,15 +20,6 @@ afterAll(async () => {
   await pool?.close();
   await site?.close();
 });
-
-/** A port nothing listens on: bound, read, and closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function request(url: string, overrides: Partial<BrowserFetchRequest> = {}): BrowserFetchRequest {
   return {
