@@ -6,6 +6,7 @@
  *   contracts, lib        pure, shared by everything; import nothing of ours but each other
  *   db                    Postgres through kysely
  *   scraper, browser      fetch and convert pages; only browser/ drives Playwright
+ *   llm                   the model client; model calls run in activities only
  *   activities            the worker's I/O, built from deps; never the API or workflow code
  *   workflows             deterministic: types only from the layers below, no Node or I/O
  *   api                   validates, meters, starts workflows; never runs page work itself
@@ -69,6 +70,10 @@ export default tseslint.config(
     banned: ['api', 'activities', 'workflows', 'worker', 'scraper', 'browser'],
     message: 'db/ is the system of record and depends only on contracts/ and lib/',
   }),
+  layer('llm', {
+    banned: ['api', 'activities', 'workflows', 'worker', 'db', 'scraper', 'browser'],
+    message: 'llm/ is the model client: it knows models, not pages, storage or jobs',
+  }),
   ...['scraper', 'browser'].map((dir) =>
     layer(dir, {
       banned: ['api', 'activities', 'workflows', 'worker', 'db'],
@@ -86,7 +91,7 @@ export default tseslint.config(
   }),
   // Workflow code is replayed: it must be deterministic and free of I/O (temporal-notes.md).
   layer('workflows', {
-    banned: ['worker', 'browser'],
+    banned: ['worker', 'browser', 'llm'],
     typesOnly: ['activities', 'db', 'api', 'scraper'],
     packages: [...NODE_BUILTINS, ...IO_PACKAGES],
     message: 'Workflow code must stay deterministic',

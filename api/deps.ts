@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connect.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/log.js';
+import type { ModelClient } from '../llm/model-client.js';
 import type { StoredScrapes } from './stored-scrapes.js';
 import type { DeploymentFeatures } from './unsupported-options.js';
 
@@ -16,4 +17,6 @@ export interface AppDeps {
   log: Logger;
   features: DeploymentFeatures;
   storedScrapes: StoredScrapes;
+  /** The configured language model, for /health only: model calls run in the worker. */
+  model?: Pick<ModelClient, 'model' | 'ping'>;
 }

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../db/connect.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
+import { createModelClient } from '../llm/model-client.js';
 import { createApp } from './app.js';
 import type { AppDeps } from './deps.js';
 import { attachJobWebSocket } from './job-websocket.js';
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const connection = Connection.lazy({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const storedScrapes = listenForStoredScrapes(config.databaseUrl, log);
-  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: false }, storedScrapes };
+  const model = config.model ? createModelClient(config.model) : undefined;
+  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: model !== undefined }, storedScrapes, model };
   const app = createApp(deps);
 
   const server = app.listen(config.api.port, config.api.host, () => {

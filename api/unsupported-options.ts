@@ -3,6 +3,7 @@
  * workflow starts, with a 4xx that names the option. Never a silent partial result.
  */
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
+import { schemaProblem } from '../llm/json-schema.js';
 import { httpError } from './errors.js';
 
 export interface DeploymentFeatures {
@@ -18,7 +19,11 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
         { option: `formats.${format.type}` },
       );
     }
-    // The git-diff mode needs no model; the json mode compares LLM extractions, which Trawl lacks.
+    if (format.type === 'json' && format.schema) {
+      const problem = schemaProblem(format.schema);
+      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.json.schema' });
+    }
+    // The git-diff mode needs no model; the json mode (comparing extractions) is not built yet.
     if (format.type === 'changeTracking' && format.modes.includes('json')) {
       const option = 'formats.changeTracking.modes.json';
       throw features.llmConfigured

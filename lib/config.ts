@@ -25,6 +25,9 @@
  * | PROXY_ENHANCED_URLS | (none: the basic pool) | proxies for `proxy: enhanced`/`stealth` and `auto`'s retry after 401/403/429 |
  * | PROXY_COUNTRY_<CC>_URLS, PROXY_COUNTRY_<CC>_ENHANCED_URLS | (none: the global pool of the tier) | pools for `location.country` CC, e.g. PROXY_COUNTRY_DE_URLS |
  * | ADBLOCK_LISTS_DIR | /usr/share/chromium/extensions/ublock-origin/assets | uBlock Origin's bundled filter lists (Debian's webext-ublock-origin-chromium), used by `blockAds`; `none` turns request blocking off. Missing at the default path: a warning, and cookie banners are still handled |
+ * | OPENAI_API_KEY, OPENAI_BASE_URL | (none) | an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, LM Studio, OpenRouter) for json, summary and the other model features; the base URL defaults to OpenAI's |
+ * | OLLAMA_BASE_URL | (none) | an Ollama server (e.g. http://127.0.0.1:11434), used through its OpenAI-compatible API; needs MODEL_NAME |
+ * | MODEL_NAME | gpt-4o-mini with OpenAI | the model every feature uses |
  * | LOG_LEVEL | info | pino log level |
  *
  * Bad values fail at start with the variable's name, never later at first use.
@@ -58,6 +61,10 @@ const envSchema = z.object({
   MEDIA_RETENTION_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   SCREENSHOT_DATA_URIS: bool.default(false),
   ADBLOCK_LISTS_DIR: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OLLAMA_BASE_URL: z.url().optional(),
+  MODEL_NAME: z.string().min(1).max(200).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -76,7 +83,40 @@ export interface Config {
   proxies: ProxyConfig;
   /** `listsDir` null: no request blocking. `required`: the directory was named explicitly, so it must exist. */
   adblock: { listsDir: string | null; required: boolean };
+  /** The language model, when one is configured; null turns the model features off (400 LLM_NOT_CONFIGURED). */
+  model: ModelConfig | null;
   logLevel: string;
+}
+
+export interface ModelConfig {
+  provider: 'openai-compatible' | 'ollama';
+  /** Ends in /v1: the OpenAI-compatible API root. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
+
+/** Firecrawl's self-host names: OPENAI_* for any OpenAI-compatible server, OLLAMA_BASE_URL for Ollama. */
+function modelConfig(e: z.infer<typeof envSchema>): ModelConfig | null {
+  if (e.OLLAMA_BASE_URL && (e.OPENAI_API_KEY || e.OPENAI_BASE_URL)) {
+    throw new ConfigError('Invalid configuration:\n  set OLLAMA_BASE_URL or OPENAI_API_KEY/OPENAI_BASE_URL, not both');
+  }
+  if (e.OLLAMA_BASE_URL) {
+    if (!e.MODEL_NAME) throw new ConfigError('Invalid configuration:\n  MODEL_NAME: required with OLLAMA_BASE_URL (e.g. llama3.1)');
+    return { provider: 'ollama', baseUrl: `${e.OLLAMA_BASE_URL.replace(/\/+$/, '')}/v1`, model: e.MODEL_NAME };
+  }
+  if (e.OPENAI_API_KEY || e.OPENAI_BASE_URL) {
+    return {
+      provider: 'openai-compatible',
+      baseUrl: (e.OPENAI_BASE_URL ?? OPENAI_BASE_URL).replace(/\/+$/, ''),
+      apiKey: e.OPENAI_API_KEY,
+      model: e.MODEL_NAME ?? OPENAI_DEFAULT_MODEL,
+    };
+  }
+  return null;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       listsDir: e.ADBLOCK_LISTS_DIR === 'none' ? null : (e.ADBLOCK_LISTS_DIR ?? DEFAULT_ADBLOCK_LISTS_DIR),
       required: e.ADBLOCK_LISTS_DIR !== undefined && e.ADBLOCK_LISTS_DIR !== 'none',
     },
+    model: modelConfig(e),
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -7,6 +7,8 @@
  * | scraped page (HTML, JSON, text) | 1 |
  * | PDF with parsing | 1 per PDF page |
  * | PDF without parsing (base64) | 1 flat |
+ * | `json` format (model extraction) | +4 |
+ * | `summary` format | +4 |
  * | prompt-injection check (when it runs) | +4 |
  * | threat protection `normal`, per URL scanned | +2 |
  * | enhanced or auto proxy | +0 |
@@ -16,6 +18,8 @@ export const CREDIT_COSTS = Object.freeze({
   page: 1,
   pdfPage: 1,
   pdfUnparsed: 1,
+  jsonFormat: 4,
+  summaryFormat: 4,
   promptInjectionCheck: 4,
   threatScanPerUrl: 2,
 });

@@ -127,7 +127,8 @@ function transformOptions(options: ScrapeOptions, outputs: PageOutputs): Transfo
     excludeTags: options.excludeTags,
     removeBase64Images: options.removeBase64Images,
     want: {
-      markdown: outputs.markdown,
+      // The model formats read the page as markdown even when it is not returned.
+      markdown: outputs.markdown || outputs.json !== undefined || outputs.summary,
       html: outputs.html,
       rawHtml: outputs.rawHtml,
       // Always extracted: crawls discover pages through them, and it is cheap next to markdown.

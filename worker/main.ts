@@ -10,6 +10,7 @@ import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
+import { createModelClient } from '../llm/model-client.js';
 import { createWorker } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
         allowPrivateNetwork: config.allowPrivateNetwork,
         proxies: createProxyRoutes(config.proxies),
         mediaRetentionHours: config.media.retentionHours,
+        llm: config.model ? createModelClient(config.model) : undefined,
       }),
       maxConcurrentActivities: config.worker.activitySlots,
     });

@@ -98,6 +98,8 @@ export async function runPage<Result>(
         { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal },
         steps,
       );
+      // Produced for the model formats only; the caller did not ask for it.
+      if (!outputs.markdown) delete outcome.document.markdown;
       const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
       return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, slot, cacheCopy }, deps);

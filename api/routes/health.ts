@@ -18,6 +18,10 @@ export function healthRoutes(deps: AppDeps): Router {
       check(() => assertWorkerPolling(deps)),
     ]);
     const checks = { database, temporal, workers };
+    // Reported, but not part of the verdict: scraping and crawling work without a model.
+    const model = deps.model
+      ? { configured: true, name: deps.model.model, ...(await check(() => deps.model!.ping())) }
+      : { configured: false, ok: false, error: 'No model configured: set OPENAI_API_KEY/OPENAI_BASE_URL or OLLAMA_BASE_URL' };
     const down = Object.entries(checks)
       .filter(([, c]) => !c.ok)
       .map(([name]) => name);
@@ -26,6 +30,7 @@ export function healthRoutes(deps: AppDeps): Router {
       status: down.length ? 'unavailable' : 'ok',
       ...(down.length && { error: `Service Unavailable: ${down.join(', ')} down` }),
       checks,
+      model,
     });
   });
   return router;

@@ -6,7 +6,7 @@
 import madge from 'madge';
 import { describe, expect, it } from 'vitest';
 
-const PRODUCT_DIRS = ['api', 'activities', 'workflows', 'worker', 'db', 'scraper', 'browser', 'contracts', 'lib'];
+const PRODUCT_DIRS = ['api', 'activities', 'workflows', 'worker', 'db', 'scraper', 'browser', 'contracts', 'lib', 'llm'];
 
 async function productGraph(): Promise<Record<string, string[]>> {
   const result = await madge(PRODUCT_DIRS, {

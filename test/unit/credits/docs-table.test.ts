@@ -1,7 +1,7 @@
 /** README.md tables the plan defaults and costs; this keeps that table and the code in step. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pageCredits } from '../../../lib/credits.js';
+import { CREDIT_COSTS, pageCredits } from '../../../lib/credits.js';
 import { DEFAULT_PLAN, ENDPOINT_CLASSES } from '../../../lib/plans.js';
 
 const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -38,6 +38,8 @@ describe('README.md plans table', () => {
       'a scraped page (HTML, JSON, text)': credits(base),
       'a PDF, parsed': `${pageCredits({ succeeded: true, pdf: { parsed: true, pages: 1 } })} credit per PDF page`,
       'a PDF, unparsed (base64)': credits(pageCredits({ succeeded: true, pdf: { parsed: false, pages: 9 } })),
+      '`json` format (model extraction)': plus(CREDIT_COSTS.jsonFormat),
+      '`summary` format': plus(CREDIT_COSTS.summaryFormat),
       'prompt-injection check, when it runs': plus(pageCredits({ succeeded: true, promptInjectionChecked: true }) - base),
       'threat protection `normal`, per URL scanned': plus(pageCredits({ succeeded: true, threatScannedUrls: 1 }) - base),
       'enhanced or auto proxy': plus(0),

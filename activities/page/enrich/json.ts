@@ -1,0 +1,30 @@
+/** The `json` format: the page's markdown as structured data (with the prompt-injection check first, when asked). */
+import { CREDIT_COSTS } from '../../../lib/credits.js';
+import { checkPromptInjection, extractJson } from '../../../llm/page-features.js';
+import type { EnrichStep } from '../enrich-step.js';
+import { addWarning, markdownOf, modelOf } from './model.js';
+
+export const jsonFormatStep: EnrichStep = {
+  name: 'json',
+  appliesTo: (outputs) => outputs.json !== undefined,
+  async run({ deps, outputs, outcome, signal }) {
+    const model = modelOf(deps);
+    const format = outputs.json!;
+    const markdown = markdownOf(outcome);
+    let credits: number = CREDIT_COSTS.jsonFormat;
+    if (format.checkPromptInjection) {
+      await checkPromptInjection(model, markdown, signal);
+      credits += CREDIT_COSTS.promptInjectionCheck;
+    }
+    const { value, warning } = await extractJson(model, {
+      markdown,
+      prompt: format.prompt,
+      schema: format.schema,
+      systemPrompt: format.systemPrompt,
+      signal,
+    });
+    outcome.document.json = value;
+    addWarning(outcome, warning);
+    return credits;
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * The json and summary formats on the real stack, with the worker's model client talking over
+ * HTTP to the fake OpenAI-compatible server (a second API + worker pair configured with
+ * OPENAI_BASE_URL, on its own task queue). The stack without a model answers LLM_NOT_CONFIGURED
+ * (test/e2e/pdf-and-v1.test.ts).
+ */
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../scripts/ports.js';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { apiClient } from '../helpers/api-client.js';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { createKeyWithCli } from '../helpers/run-admin.js';
+import { e2eContext } from './context.js';
+
+const { databaseUrl, temporalAddress } = e2eContext();
+let model: FakeModelServer;
+let stack: Stack;
+let site: FixtureSite;
+let api: ReturnType<typeof apiClient>;
+let firecrawl: Firecrawl;
+
+const SCHEMA = {
+  type: 'object',
+  properties: { title: { type: 'string' }, rating: { type: 'number' } },
+  required: ['title', 'rating'],
+};
+
+beforeAll(async () => {
+  [model, site] = await Promise.all([startFakeModelServer(), startFixtureSite()]);
+  stack = await startStack({
+    databaseUrl,
+    temporal: { address: temporalAddress },
+    apiPort: await findFreePort(),
+    env: {
+      LOG_LEVEL: 'warn',
+      TEMPORAL_TASK_QUEUE: 'trawl-llm',
+      ALLOW_PRIVATE_NETWORK: 'true',
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'sk-fake',
+      MODEL_NAME: 'fake-model',
+    },
+    log: () => undefined,
+  });
+  const key = await createKeyWithCli(databaseUrl, 'llm-team');
+  api = apiClient(stack.apiUrl, key);
+  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.apiUrl });
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all([model?.close(), site?.close()]);
+});
+
+describe('model formats', () => {
+  it('extracts json with a schema and summarizes, through the SDK, charging for each', async () => {
+    model.reset();
+    const doc = await firecrawl.scrape(`${site.url}/final`, {
+      formats: ['markdown', 'summary', { type: 'json', schema: SCHEMA, prompt: 'the title and a rating' }],
+      maxAge: 0,
+    });
+    expect(doc.json).toEqual({ title: expect.any(String), rating: 42 });
+    expect(typeof doc.summary).toBe('string');
+    expect(doc.summary!.length).toBeGreaterThan(0);
+    expect(doc.markdown).toBeDefined();
+    // 1 for the page, 4 for json, 4 for the summary.
+    expect(doc.metadata?.creditsUsed).toBe(9);
+    const jsonCall = model.requests.find((r) => r.response_format?.type === 'json_schema');
+    expect(jsonCall?.messages.at(-1)?.content).toContain('the title and a rating');
+    expect(jsonCall?.response_format?.json_schema?.schema).toMatchObject({ properties: SCHEMA.properties });
+  });
+
+  it('returns only what was asked: json without markdown', async () => {
+    const res = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: [{ type: 'json', prompt: 'anything' }], maxAge: 0 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.json).toBeDefined();
+    expect(res.body.data.markdown).toBeUndefined();
+  });
+
+  it('refuses the page with 403 when the injection check finds an injection, and charges nothing', async () => {
+    model.reset();
+    model.script({ content: JSON.stringify({ isInjection: true, reason: 'asks the assistant to send data' }) });
+    const res = await api('/v2/scrape', {
+      body: { url: `${site.url}/final`, formats: [{ type: 'json', prompt: 'x', checkPromptInjection: true }], maxAge: 0 },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 'SCRAPE_PROMPT_INJECTION_DETECTED' });
+    expect(model.requests[0]!.messages.at(-1)!.content).toMatch(/^<untrusted_page_content_[0-9a-f]{32}>/);
+  });
+
+  it('answers 422 for a schema that is not JSON Schema, before any model call', async () => {
+    model.reset();
+    const res = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: [{ type: 'json', schema: { type: 'nonsense' } }] } });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('INVALID_JSON_SCHEMA');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('reports the model in /health without letting it decide the verdict', async () => {
+    const health = await api('/health');
+    expect(health.body.model).toMatchObject({ configured: true, name: 'fake-model', ok: true });
+  });
+});
