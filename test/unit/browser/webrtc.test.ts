@@ -1,11 +1,17 @@
 /**
  * WebRTC cannot reach loopback or private UDP ports from a rendered page: STUN and TURN over UDP
  * never pass through the guard proxy, so Chromium runs with WebRTC limited to proxied TCP.
+ * That holds when the operator adds Chromium flags of their own too (Debian's /etc/chromium.d/,
+ * or a CHROMIUM_PATH wrapper, put theirs before Trawl's, and Chromium keeps a switch's last
+ * value; a wrapper that appends its flags after Trawl's would win, 8 datagrams: measured).
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { fetchWithBrowser } from '../../../scraper/engines/browser.js';
@@ -18,6 +24,8 @@ let site: Server;
 let siteUrl: string;
 let guard: GuardProxy;
 let pool: BrowserPool;
+let wrapperDir: string;
+let userFlagsPool: BrowserPool;
 
 /** A page that asks for ICE candidates from a STUN and a TURN server on the UDP port. */
 function page(udpPort: number): string {
@@ -47,18 +55,30 @@ beforeAll(async () => {
   // the page itself loads; UDP never asks it).
   guard = await startGuardProxy({ policy: addressPolicyFor(true) });
   pool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url });
+  // An operator's wrapper that asks for WebRTC's default policy (every interface, plain UDP).
+  wrapperDir = await mkdtemp(join(tmpdir(), 'trawl-webrtc-'));
+  const wrapper = join(wrapperDir, 'chromium');
+  await writeFile(wrapper, `#!/bin/sh\nexec /usr/bin/chromium --webrtc-ip-handling-policy=default "$@"\n`);
+  await chmod(wrapper, 0o755);
+  userFlagsPool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url, executablePath: wrapper });
 });
 
 afterAll(async () => {
   await pool?.close();
+  await userFlagsPool?.close();
+  if (wrapperDir) await rm(wrapperDir, { recursive: true, force: true });
   await guard?.close();
   site?.close();
   udp?.close();
 });
 
 describe('WebRTC in rendered pages', () => {
-  it('sends no STUN or TURN datagram to a loopback UDP port', async () => {
-    const rendered = await fetchWithBrowser(pool, {
+  it.each([
+    ["with Trawl's flags", () => pool],
+    ['when the operator adds a WebRTC flag of their own', () => userFlagsPool],
+  ])('sends no STUN or TURN datagram to a loopback UDP port, %s', async (_when, poolOf) => {
+    datagrams = 0;
+    const rendered = await fetchWithBrowser(poolOf(), {
       url: siteUrl,
       network: { allowPrivateNetwork: true, skipTlsVerification: false },
       signal: new AbortController().signal,
