@@ -90,3 +90,24 @@ export function killChromium(marker: string): number {
   }
   return signalled;
 }
+
+/**
+ * The argument list of a launch's browser process (wrappers' additions included, since they exec
+ * it in place), or undefined where /proc cannot tell (another OS, a hidden /proc).
+ */
+export function browserCommandLine(marker: string): string[] | undefined {
+  let procs: ProcEntry[];
+  try {
+    procs = allProcesses();
+  } catch {
+    return undefined;
+  }
+  // Playwright starts the browser as a group leader; crashpad handlers keep the marker but leave the group.
+  const browser = procs.find((p) => p.marker === marker && p.pid === p.pgid && p.state !== 'Z');
+  if (!browser) return undefined;
+  try {
+    return readFileSync(`/proc/${browser.pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+}
