@@ -106,7 +106,7 @@ describe('user regular expressions (#19 item 2)', () => {
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(JSON.stringify(res.body)).toContain(field);
-    expect(JSON.stringify(res.body)).toMatch(/no backreferences or lookaround/);
+    expect(JSON.stringify(res.body)).toMatch(/no backreferences or lookahead/);
   });
 });
 
