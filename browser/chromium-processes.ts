@@ -92,22 +92,29 @@ export function killChromium(marker: string): number {
 }
 
 /**
- * The argument list of a launch's browser process (wrappers' additions included, since they exec
- * it in place), or undefined where /proc cannot tell (another OS, a hidden /proc).
+ * The argument list of a launch's browser process, or undefined where /proc cannot tell (another
+ * OS, a hidden /proc). Operators' wrappers may exec Chromium in place or run it as a child; the
+ * browser is the marked process Playwright's `--remote-debugging-pipe` reached that is no
+ * Chromium helper (`--type=`) and has no such process below it (a wrapper shell that did not exec).
  */
 export function browserCommandLine(marker: string): string[] | undefined {
-  let procs: ProcEntry[];
+  let candidates: { pid: number; ppid: number; argv: string[] }[];
   try {
-    procs = allProcesses();
+    candidates = allProcesses()
+      .filter((p) => p.marker === marker && p.state !== 'Z')
+      .map((p) => ({ pid: p.pid, ppid: p.ppid, argv: readArgv(p.pid) }))
+      .filter(({ argv }) => argv.includes('--remote-debugging-pipe') && !argv.some((arg) => arg.startsWith('--type=')));
   } catch {
     return undefined;
   }
-  // Playwright starts the browser as a group leader; crashpad handlers keep the marker but leave the group.
-  const browser = procs.find((p) => p.marker === marker && p.pid === p.pgid && p.state !== 'Z');
-  if (!browser) return undefined;
+  const parents = new Set(candidates.map((c) => c.ppid));
+  return candidates.find((c) => !parents.has(c.pid))?.argv;
+}
+
+function readArgv(pid: number): string[] {
   try {
-    return readFileSync(`/proc/${browser.pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
   } catch {
-    return undefined;
+    return [];
   }
 }

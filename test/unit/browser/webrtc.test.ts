@@ -57,7 +57,9 @@ beforeAll(async () => {
   // the page itself loads; UDP never asks it).
   guard = await startGuardProxy({ policy: addressPolicyFor(true) });
   pool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url });
-  // An operator's wrapper that asks for WebRTC's default policy (every interface, plain UDP).
+  // Operators' wrappers that ask for WebRTC's default policy (every interface, plain UDP), before
+  // and after Trawl's flags. Without exec, as wrappers sometimes are: the browser is the shell's
+  // child, and the launch check must read the browser's command line, not the shell's.
   wrapperDir = await mkdtemp(join(tmpdir(), 'trawl-webrtc-'));
   const wrapper = async (name: string, script: string) => {
     const path = join(wrapperDir, name);
@@ -65,9 +67,9 @@ beforeAll(async () => {
     await chmod(path, 0o755);
     return path;
   };
-  const before = await wrapper('flags-before', 'exec /usr/bin/chromium --webrtc-ip-handling-policy=default "$@"');
+  const before = await wrapper('flags-before', '/usr/bin/chromium --webrtc-ip-handling-policy=default "$@"');
   userFlagsPool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url, executablePath: before });
-  const after = await wrapper('flags-after', 'exec /usr/bin/chromium "$@" --webrtc-ip-handling-policy=default');
+  const after = await wrapper('flags-after', '/usr/bin/chromium "$@" --webrtc-ip-handling-policy=default');
   overridingPool = createBrowserPool({ maxConcurrentPages: 1, proxyServer: guard.url, executablePath: after });
 });
 
