@@ -24,8 +24,9 @@ import {
 import { z } from 'zod';
 import { PageError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
-import { BROWSER_MARKER_ENV, killChromium } from './chromium-processes.js';
+import { BROWSER_MARKER_ENV, browserCommandLine, killChromium } from './chromium-processes.js';
 import { createPageSlots } from './page-slots.js';
+import { WEBRTC_POLICY_ARG, webRtcPolicyProblem } from './webrtc-policy.js';
 
 export type { Frame, Page, Response as PageResponse } from 'playwright-core';
 
@@ -241,11 +242,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--no-first-run',
   // Containers often mount a 64 MB /dev/shm, which Chromium outgrows on large pages.
   '--disable-dev-shm-usage',
-  // STUN and TURN over UDP would bypass the guard proxy, which only sees TCP: a page's
-  // RTCPeerConnection could otherwise send datagrams to any loopback or private UDP port.
-  // With this policy WebRTC uses only proxied connections, which the guard checks. (The switch
-  // some guides name, --force-webrtc-ip-handling-policy, is ignored by Chromium 156: measured.)
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // WebRTC only through the proxy, so its UDP cannot bypass the guard (browser/webrtc-policy.ts).
+  WEBRTC_POLICY_ARG,
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...PER_CONTEXT_WASTE].join(',')}`,
 ];
 
@@ -465,6 +463,15 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     } catch (err) {
       killChromium(marker);
       throw new PageError('SERVICE_UNAVAILABLE', `Chromium failed to launch: ${messageOf(err)}`, { cause: err });
+    }
+    // Flags an operator's wrapper adds after Trawl's would win; such a browser renders nothing.
+    const argv = browserCommandLine(marker);
+    const problem = argv && webRtcPolicyProblem(argv);
+    if (problem) {
+      await bounded(browser.close(), { timeoutMs: opts.operationTimeoutMs, what: 'closing the browser' }).catch(() => undefined);
+      killChromium(marker);
+      log?.error({ marker, problem }, 'browser-pool: refusing a browser whose WebRTC could bypass the guard proxy');
+      throw new PageError('SERVICE_UNAVAILABLE', `Chromium's flags let WebRTC bypass the guard proxy (${problem}); remove the operator flag that does this`);
     }
     const launched: Launched = {
       browser,

@@ -90,3 +90,31 @@ export function killChromium(marker: string): number {
   }
   return signalled;
 }
+
+/**
+ * The argument list of a launch's browser process, or undefined where /proc cannot tell (another
+ * OS, a hidden /proc). Operators' wrappers may exec Chromium in place or run it as a child; the
+ * browser is the marked process Playwright's `--remote-debugging-pipe` reached that is no
+ * Chromium helper (`--type=`) and has no such process below it (a wrapper shell that did not exec).
+ */
+export function browserCommandLine(marker: string): string[] | undefined {
+  let candidates: { pid: number; ppid: number; argv: string[] }[];
+  try {
+    candidates = allProcesses()
+      .filter((p) => p.marker === marker && p.state !== 'Z')
+      .map((p) => ({ pid: p.pid, ppid: p.ppid, argv: readArgv(p.pid) }))
+      .filter(({ argv }) => argv.includes('--remote-debugging-pipe') && !argv.some((arg) => arg.startsWith('--type=')));
+  } catch {
+    return undefined;
+  }
+  const parents = new Set(candidates.map((c) => c.ppid));
+  return candidates.find((c) => !parents.has(c.pid))?.argv;
+}
+
+function readArgv(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}

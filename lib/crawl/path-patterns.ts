@@ -6,8 +6,10 @@
  * They run on every link a crawl discovers, in a worker every team shares, so they run on RE2
  * (re2js, a pure-JavaScript port): matching takes time linear in the input whatever the pattern.
  * With V8's backtracking engine `^/(a+)+$` took 2.4 s on a 26-character path, doubling with each
- * character. RE2 has no backreferences and no lookaround; patterns that use them are refused
- * with a 400 that says so.
+ * character. Patterns are written in JavaScript's syntax, as Firecrawl's users write them:
+ * re2js translates its spellings (`\u00e9`, `\u{1F600}`, `\cJ`) and runs lookbehinds in linear
+ * time. RE2 has no backreferences and no lookahead; patterns that use them are refused with a
+ * 400 that says so.
  */
 import { RE2JS } from 're2js';
 import { TrawlError } from '../errors.js';
@@ -19,6 +21,19 @@ export interface PathPattern {
   test(input: string): boolean;
 }
 
+/**
+ * A named backreference: translation would read `\k<name>` as the literal `k<name>` (what
+ * JavaScript does only when the pattern has no named group), so a pattern that uses one as a
+ * backreference would silently match something else.
+ */
+const NAMED_BACKREFERENCE = /\\k</;
+
+/** The RE2 program for a JavaScript-spelled pattern; throws a message for the user when it has none. */
+function compile(pattern: string): RE2JS {
+  if (NAMED_BACKREFERENCE.test(pattern)) throw new Error('named backreferences (\\k<name>) are not supported');
+  return RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.LOOKBEHINDS);
+}
+
 /** An error message fit for a 400 response, or undefined when every pattern compiles. */
 export function validatePathRegexes(list: readonly string[]): string | undefined {
   if (list.length > MAX_PATH_PATTERNS) {
@@ -26,10 +41,10 @@ export function validatePathRegexes(list: readonly string[]): string | undefined
   }
   for (const pattern of list) {
     try {
-      RE2JS.compile(pattern);
+      compile(pattern);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return `Invalid regular expression ${JSON.stringify(pattern)}: ${reason} (patterns run on RE2: no backreferences or lookaround)`;
+      return `Invalid regular expression ${JSON.stringify(pattern)}: ${reason} (patterns run on RE2: no backreferences or lookahead)`;
     }
   }
   return undefined;
@@ -40,7 +55,7 @@ export function compilePathRegexes(list: readonly string[]): PathPattern[] {
   const problem = validatePathRegexes(list);
   if (problem) throw new TrawlError('BAD_REQUEST', problem);
   return list.map((pattern) => {
-    const re = RE2JS.compile(pattern);
+    const re = compile(pattern);
     return { test: (input) => re.matcher(input).find() };
   });
 }

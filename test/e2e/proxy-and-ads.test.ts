@@ -5,7 +5,8 @@
  * (test/helpers/counting-proxy.ts) as the basic, enhanced and German pools, on its own task
  * queue. The fixture server notes the remote port of every request, and each counting proxy the
  * local ports it connected from, so "no request bypasses the proxy" is checked per request, for
- * plain HTTP and HTTPS, the page and its subresources, in both engines.
+ * plain HTTP and HTTPS, the page and its subresources, in both engines, and for the robots.txt
+ * and sitemaps a crawl or map reads.
  *
  * Ad blocking runs on the shared stack with the filter lists uBlock Origin ships (Debian's
  * webext-ublock-origin-chromium): a first-party `/jquery.popunder.js` (EasyList) and `/__utm.gif`
@@ -21,6 +22,7 @@ import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
+import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
 import { e2eContext } from './context.js';
 
@@ -222,6 +224,34 @@ describe('upstream proxies', () => {
     const elsewhere = tagged(siteUrl, '/page');
     await scrape({ url: elsewhere.url, location: { country: 'FR' }, ...options });
     expectAllThrough(basic, elsewhere.tag, ['/page']);
+  });
+
+  /** The fixture hits made while `run` ran, with the paths a job's own site requests use. */
+  async function siteRequestsDuring(run: () => Promise<void>): Promise<Hit[]> {
+    const from = hits.length;
+    await run();
+    return hits.slice(from).filter((hit) => hit.path === '/robots.txt' || hit.path === '/sitemap.xml');
+  }
+
+  it("a crawl's robots.txt and sitemap requests leave through its proxy pool, as its pages do (#19 item 10)", async () => {
+    const seen = await siteRequestsDuring(async () => {
+      const res = await api('/v2/crawl', { body: { url: `${siteUrl}/page`, limit: 1, scrapeOptions: { proxy: 'enhanced' } } });
+      expect(res.status).toBe(200);
+      expect((await waitForJobEnd(api, 'crawl', res.body.id)).status).toBe('completed');
+    });
+    expect(seen.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap.xml']));
+    expect(seen.filter((hit) => !enhanced.opened(hit.remotePort))).toEqual([]);
+  });
+
+  it("a map's robots.txt, sitemap and start page leave through its country's pool (#19 item 10)", async () => {
+    const { url, tag } = tagged(siteUrl, '/page');
+    const seen = await siteRequestsDuring(async () => {
+      const res = await api('/v2/map', { body: { url, location: { country: 'DE' } } });
+      expect(res.status).toBe(200);
+    });
+    expect(seen.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap.xml']));
+    expect(seen.filter((hit) => !germany.opened(hit.remotePort))).toEqual([]);
+    expectAllThrough(germany, tag, ['/page']);
   });
 });
 

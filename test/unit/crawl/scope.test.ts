@@ -206,9 +206,26 @@ describe('path patterns run in linear time (RE2)', () => {
 
   it.each([
     ['a backreference', '(a)\\1'],
+    ['a named backreference', '(?<x>a)\\k<x>'],
     ['a lookahead', '^/docs(?=/)'],
-    ['a lookbehind', '(?<=/)blog'],
+    ['a negative lookahead', '^(?!/blog)'],
   ])('refuses %s with a message that says why', (_what, pattern) => {
-    expect(validatePathRegexes([pattern])).toMatch(/no backreferences or lookaround/);
+    expect(validatePathRegexes([pattern])).toMatch(/no backreferences or lookahead/);
+  });
+
+  it.each([
+    // JavaScript spellings RE2 writes differently, and lookbehinds, which re2js runs in linear time.
+    ['^/\\u0041bc$', '/Abc', '/abc'],
+    ['^/(?<lang>en|fr)/', '/fr/docs', '/de/docs'],
+    ['(?<=/docs/)[a-c]$', '/docs/b', '/blog/b'],
+    ['(?<!/docs)/b$', '/blog/b', '/docs/b'],
+    ['\\/blog\\/', '/blog/x', '/blogx'],
+  ])('accepts the JavaScript pattern %s and matches as V8 does', (pattern, matching, other) => {
+    expect(validatePathRegexes([pattern])).toBeUndefined();
+    const scope = createScope({ startUrl: 'http://site.test/', includePaths: [pattern], crawlEntireDomain: true });
+    for (const path of [matching, other]) {
+      expect(scope.check(`http://site.test${path}`, 1).ok).toBe(new RegExp(pattern).test(path));
+    }
+    expect(scope.check(`http://site.test${matching}`, 1).ok).toBe(true);
   });
 });
