@@ -1,5 +1,6 @@
 /** The options of a map (POST /v2/map without its url), shared by the API schema and the map activity. */
 import { z } from 'zod';
+import { httpHeadersSchema } from './http-headers.js';
 import { locationSchema } from './scrape-options.js';
 
 /** The map's time budget when the request sets no `timeout`. */
@@ -13,7 +14,7 @@ export const mapOptionsShape = {
   limit: z.number().int().min(1).max(100_000).default(5000),
   timeout: z.number().int().min(1000).max(300_000).optional().describe('Deadline (ms); 408 MAP_TIMEOUT after it'),
   location: locationSchema.optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: httpHeadersSchema.optional(),
   ignoreRobotsTxt: z.boolean().default(false),
   useIndex: z.boolean().default(true),
   filterByPath: z.boolean().default(true),

@@ -3,6 +3,7 @@
  * Crawl (`scrapeOptions`), batch scrape (flattened) and /v2/scrape all build on it.
  */
 import { z } from 'zod';
+import { httpHeadersSchema } from './http-headers.js';
 
 const MAX_TIMEOUT_MS = 300_000;
 const TWO_DAYS_MS = 2 * 24 * 60 * 60 * 1000;
@@ -161,7 +162,7 @@ export const scrapeOptionsShape = {
   excludeTags: z.array(selector).max(100).optional().describe('CSS selectors to drop'),
   maxAge: z.number().int().min(0).default(TWO_DAYS_MS).describe('Serve a cached copy younger than this (ms)'),
   storeInCache: z.boolean().default(true).describe('Write the result to the page cache'),
-  headers: z.record(z.string(), z.string()).optional().describe('Headers sent with the page request'),
+  headers: httpHeadersSchema.optional().describe('Headers sent with the page request'),
   waitFor: z.number().int().min(0).max(60_000).default(0).describe('Extra wait after load (ms)'),
   mobile: z.boolean().default(false).describe('Emulate a phone'),
   skipTlsVerification: z.boolean().default(true).describe('Accept invalid TLS certificates'),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { httpHeadersSchema } from './http-headers.js';
 
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENTS)[number];
 
 const webhookObject = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).describe('Where events are POSTed'),
-  headers: z.record(z.string(), z.string()).default({}).describe('Extra headers sent with every event'),
+  headers: httpHeadersSchema.default({}).describe('Extra headers sent with every event'),
   metadata: z.record(z.string(), z.unknown()).default({}).describe('Echoed in every payload'),
   events: z
     .array(
