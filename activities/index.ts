@@ -12,6 +12,7 @@ import {
   createRecordPageFailureActivity,
 } from './frontier-bookkeeping.js';
 import { createMapSiteActivity } from './map-site.js';
+import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
 import { createRobotsLookup } from './site/site-rules.js';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverWebhook: createDeliverWebhookActivity(deps),
     mapSite: createMapSiteActivity(deps, robotsFor),
     purgeExpired: createPurgeExpiredActivity(deps),
+    previewCrawlParams: createPreviewCrawlParamsActivity(deps),
   };
 }
 

@@ -2,6 +2,7 @@ import express from 'express';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
+import { crawlParamsPreviewRoutes } from './routes/crawl-params-preview.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(scrapeV1Routes(deps));
+  app.use(crawlParamsPreviewRoutes(deps));
   app.use(crawlRoutes(deps));
   app.use(batchScrapeRoutes(deps));
   app.use(mapRoutes(deps));

@@ -61,3 +61,9 @@ export const maintenanceActivities = proxyActivities<TrawlActivities>({
   startToCloseTimeout: '10m',
   retry: BOOKKEEPING_RETRY_POLICY,
 });
+
+/** A model call outside a page: its own retries (LLM_RATE_LIMITED, LLM_UNAVAILABLE) are in llm/; these add a few more. */
+export const modelActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '2m',
+  retry: PAGE_RETRY_POLICY,
+});

@@ -4,3 +4,4 @@ export { crawlWorkflow } from './crawl.js';
 export { mapWorkflow } from './map.js';
 export { scrapeWorkflow } from './scrape.js';
 export { purgeExpiredWorkflow } from './purge.js';
+export { crawlParamsPreviewWorkflow } from './crawl-params-preview.js';

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { batchScrapeRequestSchema } from '../schemas/batch-scrape.js';
 import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
+import { crawlParamsPreviewRequestSchema } from '../schemas/crawl-params-preview.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
@@ -38,6 +39,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/v2/scrape/{id}', tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] },
   { method: 'post', path: '/v1/scrape', tag: 'Scrape', summary: 'Scrape one URL (v1 shape)', auth: true, body: scrapeV1RequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
   { method: 'post', path: '/v2/crawl', tag: 'Crawl', summary: 'Start a crawl', auth: true, body: crawlRequestSchema, response: r.jobStarted, errors: [400, 402, 409, 503] },
+  { method: 'post', path: '/v2/crawl/params-preview', tag: 'Crawl', summary: 'The crawl options a natural-language prompt implies (needs a model)', auth: true, body: crawlParamsPreviewRequestSchema, response: r.paramsPreview, errors: [400, 502, 503] },
   { method: 'post', path: '/v1/crawl', tag: 'Crawl', summary: 'Start a crawl (v1 option names)', auth: true, body: crawlRequestV1Schema, response: r.jobStarted, errors: [400, 402, 409, 503] },
   ...both((v) => ({ method: 'get', path: `/${v}/crawl/active`, tag: 'Crawl', summary: 'List running crawls', auth: true, response: r.activeCrawls, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/crawl/ongoing`, tag: 'Crawl', summary: 'List running crawls (alias of active)', auth: true, response: r.activeCrawls, errors: [] })),

@@ -67,6 +67,12 @@ export const jobErrors = z.object({
   robotsBlocked: z.array(z.string()),
 });
 
+export const paramsPreview = z.object({
+  success: z.literal(true),
+  data: z.looseObject({ url: z.string() }).describe('The start URL and the crawl options the prompt implies'),
+  warning: z.string().optional(),
+});
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

@@ -14,7 +14,7 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 
-const { databaseUrl, temporalAddress } = e2eContext();
+const { databaseUrl, temporalAddress, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 let model: FakeModelServer;
 let stack: Stack;
 let site: FixtureSite;
@@ -102,3 +102,34 @@ describe('model formats', () => {
     expect(health.body.model).toMatchObject({ configured: true, name: 'fake-model', ok: true });
   });
 });
+
+describe('POST /v2/crawl/params-preview', () => {
+  it('returns the options the model suggests, checked by the crawl schema, with what it dropped named', async () => {
+    model.reset();
+    model.script({ content: JSON.stringify({ includePaths: ['^/blog/.*'], sitemap: 'skip', limit: 50, delay: 500 }) });
+    const res = await api('/v2/crawl/params-preview', { body: { url: `${site.url}/`, prompt: 'only the blog, 50 pages, no sitemap, slowly' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: { url: `${site.url}/`, includePaths: ['^/blog/.*'], sitemap: 'skip', limit: 50 },
+      warning: expect.stringContaining('delay'),
+    });
+    expect(model.requests[0]!.messages.at(-1)!.content).toContain('only the blog');
+  });
+
+  it('says so when the model cannot make sense of the prompt', async () => {
+    model.reset();
+    model.script({ content: 'not json' }, { content: 'still not' }, { content: 'no' }, { content: 'no' });
+    const res = await api('/v2/crawl/params-preview', { body: { url: `${site.url}/`, prompt: '???' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Failed to process natural language prompt. Please try rephrasing.');
+  });
+
+  it('answers 400 LLM_NOT_CONFIGURED at once on a deployment without a model', async () => {
+    const modelless = apiClient(modellessUrl, modellessKey);
+    const res = await modelless('/v2/crawl/params-preview', { body: { url: `${site.url}/`, prompt: 'the blog' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('LLM_NOT_CONFIGURED');
+  });
+});
+

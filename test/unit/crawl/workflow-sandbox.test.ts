@@ -10,7 +10,7 @@ describe('workflows/index.ts in the workflow sandbox', () => {
   // imports (lib/url, lib/crawl, contracts/), grows an import of fs, net, crypto or a library that needs them.
   it('bundles every workflow the worker registers', async () => {
     const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silent });
-    for (const name of ['scrapeWorkflow', 'crawlWorkflow', 'batchScrapeWorkflow', 'mapWorkflow', 'purgeExpiredWorkflow']) {
+    for (const name of ['scrapeWorkflow', 'crawlWorkflow', 'batchScrapeWorkflow', 'mapWorkflow', 'purgeExpiredWorkflow', 'crawlParamsPreviewWorkflow']) {
       expect(code).toContain(name);
     }
   }, 120_000);
