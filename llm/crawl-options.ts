@@ -1,7 +1,8 @@
 /**
  * Crawl options from a sentence (`/v2/crawl/params-preview`), with Firecrawl's prompt. The model
- * gets a strict schema of the options it may set; the API validates what comes back again with
- * the crawl schema itself, so a model can suggest but never smuggle in an option.
+ * gets a strict schema of the options it may set, by name and type; the API checks each value
+ * with the crawl schema itself (bounds included) and names what it drops, so a model can suggest
+ * but never smuggle in an option, and one bad value does not cost the rest.
  */
 import type { ModelClient, TokenUsage } from './model-client.js';
 
@@ -10,15 +11,15 @@ const OPTION_SCHEMA = {
   properties: {
     includePaths: { type: 'array', items: { type: 'string' }, description: 'Regexes on the URL pathname; only matching pages are crawled, e.g. ["^/blog/.*"]' },
     excludePaths: { type: 'array', items: { type: 'string' }, description: 'Regexes on the URL pathname; matching pages are skipped' },
-    maxDiscoveryDepth: { type: 'integer', minimum: 0, description: 'Link hops from the start page' },
+    maxDiscoveryDepth: { type: 'integer', description: 'Link hops from the start page' },
     crawlEntireDomain: { type: 'boolean', description: 'Follow links outside the start path, on the same domain' },
     allowExternalLinks: { type: 'boolean', description: 'Follow links to other sites' },
     allowSubdomains: { type: 'boolean', description: 'Follow links to subdomains' },
     sitemap: { type: 'string', enum: ['include', 'skip', 'only'], description: 'Use the sitemap with links, never, or only the sitemap' },
     ignoreQueryParameters: { type: 'boolean', description: 'Treat URLs that differ only in their query as one' },
     deduplicateSimilarURLs: { type: 'boolean' },
-    delay: { type: 'number', minimum: 0, maximum: 60, description: 'Seconds between requests' },
-    limit: { type: 'integer', minimum: 1, description: 'Most pages to crawl' },
+    delay: { type: 'number', description: 'Seconds between requests' },
+    limit: { type: 'integer', description: 'Most pages to crawl' },
   },
   additionalProperties: false,
 };
