@@ -14,9 +14,17 @@ export function absoluteHttpUrl(raw: string): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (!url.hostname) return undefined;
+  if (!url.hostname || !HOSTNAME.test(url.hostname)) return undefined;
   return url.toString();
 }
+
+/**
+ * What DNS can answer: labels of letters, digits, hyphens and underscores (the URL parser has
+ * already turned an IDN into xn-- labels), or an IP literal. The URL standard lets `"` or `{`
+ * through in a host, which would only ever fail at DNS time, as a 502 for a client's typo.
+ */
+const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
+const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$|^\\[[0-9a-f:.]+\\]$`, 'i');
 
 /** Validates without rewriting: the original string is echoed back as metadata.sourceURL. */
 export const targetUrlSchema = z
