@@ -3,9 +3,10 @@ import { Context } from '@temporalio/activity';
 import { toApplicationFailure } from '../lib/errors.js';
 import { crawlOptionsFromPrompt } from '../llm/crawl-options.js';
 import type { ActivityDeps } from './deps.js';
-import { modelOf } from './page/enrich/model.js';
+import { modelFor } from './page/enrich/model.js';
 
 export interface PreviewCrawlParamsInput {
+  teamId: string;
   url: string;
   prompt: string;
 }
@@ -19,7 +20,7 @@ export function createPreviewCrawlParamsActivity(deps: ActivityDeps) {
   return async function previewCrawlParams(input: PreviewCrawlParamsInput): Promise<PreviewCrawlParamsResult> {
     const ctx = Context.current();
     try {
-      const { options } = await crawlOptionsFromPrompt(modelOf(deps), { ...input, signal: ctx.cancellationSignal });
+      const { options } = await crawlOptionsFromPrompt(modelFor(deps, { teamId: input.teamId, jobId: null }, 'crawl-prompt'), { url: input.url, prompt: input.prompt, signal: ctx.cancellationSignal });
       return { options };
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw err;

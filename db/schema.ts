@@ -221,6 +221,20 @@ export interface ExpiredJobTable {
   purged_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** One model call's tokens (db/repositories/token-ledger.ts). */
+export interface TokenLedgerTable {
+  id: Generated<string>;
+  team_id: string;
+  api_key_id: string | null;
+  job_id: string | null;
+  /** What the call was for: `json`, `summary`, `extract`, `crawl-prompt`, ... */
+  feature: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -239,6 +253,7 @@ export interface Database {
   change_snapshots: ChangeSnapshotTable;
   expired_jobs: ExpiredJobTable;
   webhook_failures: WebhookFailureTable;
+  token_ledger: TokenLedgerTable;
 }
 
 export type Team = Selectable<TeamTable>;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { crawlParamsPreviewWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
+import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody } from '../middleware/validate.js';
 import { crawlerOptionsShape } from '../schemas/crawl.js';
@@ -48,7 +49,7 @@ export function crawlParamsPreviewRoutes(deps: AppDeps): Router {
       ({ options: suggested } = await deps.temporal.workflow.execute(crawlParamsPreviewWorkflow, {
         workflowId: `params-preview-${randomUUID()}`,
         taskQueue: deps.config.temporal.taskQueue,
-        args: [{ url: absoluteHttpUrl(url)!, prompt }],
+        args: [{ teamId: authOf(res).teamId, url: absoluteHttpUrl(url)!, prompt }],
         workflowExecutionTimeout: PREVIEW_TIMEOUT_MS,
       }));
     } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { countActiveSlots } from '../../db/repositories/concurrency-slots.js';
+import { listTokenPeriods, readPeriodTokens } from '../../db/repositories/token-ledger.js';
 import { listCreditPeriods, readQueueCounts } from '../../db/repositories/usage.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { billingPeriodEnd } from '../../lib/plans.js';
@@ -55,27 +56,26 @@ function creditUsageHistorical(deps: AppDeps): RequestHandler {
   };
 }
 
-/** No language-model features run yet, so no tokens are ever used: the plan's tokens are all left. */
+/** The plan's tokens less what the token ledger recorded this period (every model call is in it). */
 function tokenUsage(deps: AppDeps, version: Version): RequestHandler {
   return async (_req, res) => {
     const { plan, usage } = await teamStandingOf(deps.db, res);
-    const tokens = plan.monthlyTokens;
-    res.json({ success: true, data: usageData(version, 'Tokens', tokens, tokens, usage.periodStart) });
+    const used = await readPeriodTokens(deps.db, authOf(res).teamId, usage.periodStart);
+    const remaining = creditsLeft(plan.monthlyTokens, used);
+    res.json({ success: true, data: usageData(version, 'Tokens', remaining, plan.monthlyTokens, usage.periodStart) });
   };
 }
 
 function tokenUsageHistorical(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
-    const { usage } = await teamStandingOf(deps.db, res);
+    const periods = await listTokenPeriods(deps.db, authOf(res).teamId);
     res.json({
       success: true,
-      periods: [
-        {
-          startDate: usage.periodStart.toISOString(),
-          endDate: billingPeriodEnd(usage.periodStart).toISOString(),
-          tokensUsed: 0,
-        },
-      ],
+      periods: periods.map((p) => ({
+        startDate: p.periodStart.toISOString(),
+        endDate: billingPeriodEnd(p.periodStart).toISOString(),
+        tokensUsed: p.tokensUsed,
+      })),
     });
   };
 }

@@ -13,6 +13,7 @@ import * as media from './2026_11_22_000006_media.js';
 import * as pageCacheAndChangeHistory from './2026_11_22_000007_page_cache_and_change_history.js';
 import * as resultRetention from './2026_11_24_000050_result_retention.js';
 import * as webhookFailures from './2026_11_24_000060_webhook_failures.js';
+import * as tokenLedger from './2026_11_25_000010_token_ledger.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_000007_page_cache_and_change_history': pageCacheAndChangeHistory,
   '2026_11_24_000050_result_retention': resultRetention,
   '2026_11_24_000060_webhook_failures': webhookFailures,
+  '2026_11_25_000010_token_ledger': tokenLedger,
 };

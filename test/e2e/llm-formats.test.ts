@@ -1,22 +1,20 @@
 /**
- * The json and summary formats on the real stack, with the worker's model client talking over
- * HTTP to the fake OpenAI-compatible server (a second API + worker pair configured with
- * OPENAI_BASE_URL, on its own task queue). The stack without a model answers LLM_NOT_CONFIGURED
- * (test/e2e/pdf-and-v1.test.ts).
+ * The json and summary formats and the token ledger on the real stack, with the worker's model
+ * client talking over HTTP to the fake OpenAI-compatible server (test/e2e/llm-stack.ts). The stack
+ * without a model answers LLM_NOT_CONFIGURED (test/e2e/pdf-and-v1.test.ts).
  */
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../scripts/ports.js';
-import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
-import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
+import { startModelStack, type ModelStack } from './llm-stack.js';
 
-const { databaseUrl, temporalAddress, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
+const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 let model: FakeModelServer;
-let stack: Stack;
+let stack: ModelStack;
 let site: FixtureSite;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
@@ -28,29 +26,15 @@ const SCHEMA = {
 };
 
 beforeAll(async () => {
-  [model, site] = await Promise.all([startFakeModelServer(), startFixtureSite()]);
-  stack = await startStack({
-    databaseUrl,
-    temporal: { address: temporalAddress },
-    apiPort: await findFreePort(),
-    env: {
-      LOG_LEVEL: 'warn',
-      TEMPORAL_TASK_QUEUE: 'trawl-llm',
-      ALLOW_PRIVATE_NETWORK: 'true',
-      OPENAI_BASE_URL: model.baseUrl,
-      OPENAI_API_KEY: 'sk-fake',
-      MODEL_NAME: 'fake-model',
-    },
-    log: () => undefined,
-  });
+  [stack, site] = await Promise.all([startModelStack('trawl-llm'), startFixtureSite()]);
+  model = stack.model;
   const key = await createKeyWithCli(databaseUrl, 'llm-team');
-  api = apiClient(stack.apiUrl, key);
-  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.apiUrl });
+  api = apiClient(stack.stack.apiUrl, key);
+  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.stack.apiUrl });
 }, 300_000);
 
 afterAll(async () => {
-  await stack?.stop();
-  await Promise.all([model?.close(), site?.close()]);
+  await Promise.all([stack?.stop(), site?.close()]);
 });
 
 describe('model formats', () => {
@@ -95,6 +79,22 @@ describe('model formats', () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('INVALID_JSON_SCHEMA');
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('records every model call\'s tokens in the team token ledger, v2, v1 and historical', async () => {
+    const before = await api('/v2/team/token-usage');
+    model.reset();
+    await firecrawl.scrape(`${site.url}/final`, { formats: ['summary', { type: 'json', prompt: 'the title' }], maxAge: 0 });
+    const spent = model.tokensServed();
+    expect(spent).toBeGreaterThan(0);
+    const after = await api('/v2/team/token-usage');
+    expect(before.body.data.remainingTokens - after.body.data.remainingTokens).toBe(spent);
+    const v1 = await api('/v1/team/token-usage');
+    expect(v1.body.data.remaining_tokens).toBe(after.body.data.remainingTokens);
+    const historical = await api('/v2/team/token-usage/historical');
+    const used = after.body.data.planTokens - after.body.data.remainingTokens;
+    expect(historical.body.periods.at(-1)).toMatchObject({ tokensUsed: used });
+    expect(await firecrawl.getTokenUsage()).toMatchObject({ remainingTokens: after.body.data.remainingTokens });
   });
 
   it('reports the model in /health without letting it decide the verdict', async () => {

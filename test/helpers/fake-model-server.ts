@@ -32,6 +32,8 @@ export interface FakeModelServer {
   /** OpenAI-style base URL, ending in /v1. */
   baseUrl: string;
   requests: ChatRequest[];
+  /** Prompt plus completion tokens of every answer given since the last reset. */
+  tokensServed(): number;
   /** Replies for the next requests, in order; the default behaviour resumes after them. */
   script(...replies: FakeReply[]): void;
   reset(): void;
@@ -40,6 +42,7 @@ export interface FakeModelServer {
 
 export async function startFakeModelServer(): Promise<FakeModelServer> {
   const requests: ChatRequest[] = [];
+  let tokens = 0;
   let scripted: FakeReply[] = [];
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => send(res, 500, { error: { message: String(err), type: 'server_error' } }));
@@ -75,6 +78,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
         : { role: 'assistant', content: reply.content };
     const promptTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
     const completionTokens = Math.ceil(JSON.stringify(message).length / 4);
+    tokens += promptTokens + completionTokens;
     send(res, 200, {
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
@@ -91,11 +95,13 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    tokensServed: () => tokens,
     script: (...replies) => {
       scripted.push(...replies);
     },
     reset: () => {
       requests.length = 0;
+      tokens = 0;
       scripted = [];
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -121,17 +127,42 @@ function lastUserText(body: ChatRequest): string {
   return [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 }
 
-/** A value of `schema`'s shape; strings are the first heading or words of the page text. */
-function sample(schema: JsonSchema, text: string): unknown {
+/**
+ * A value of `schema`'s shape. A property whose name labels a value in the text ("price: 12",
+ * "Author - Ada") gets that value, so answers follow the page; other strings are the first heading
+ * or words of the text, numbers 42.
+ */
+function sample(schema: JsonSchema, text: string, key?: string): unknown {
   const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') as string) : (schema.type as string | undefined);
   if (schema.enum && Array.isArray(schema.enum)) return schema.enum[0];
   if (type === 'object' || schema.properties) {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, sample(sub, text)]));
+    return Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, sample(sub, text, name)]));
   }
-  if (type === 'array') return [sample((schema.items ?? {}) as JsonSchema, text)];
+  const labelled = key === undefined ? [] : labelledValues(text, key);
+  if (type === 'array') {
+    const items = (schema.items ?? {}) as JsonSchema;
+    return labelled.length > 0 && !items.properties ? labelled.map((v) => coerce(items, v)) : [sample(items, text)];
+  }
+  if (labelled.length > 0) return coerce(schema, labelled[0]!);
   if (type === 'number' || type === 'integer') return 42;
   if (type === 'boolean') return false;
   const heading = /^#+\s+(.+)$/m.exec(text)?.[1];
   return (heading ?? text.replace(/\s+/g, ' ').trim().slice(0, 60)) || 'unknown';
+}
+
+function labelledValues(text: string, key: string): string[] {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?:^|[\\s*_|])${escaped}\\s*[:\\-]\\s*([^\\n|*]+)`, 'gim');
+  return [...text.matchAll(pattern)].map((m) => m[1]!.trim()).filter(Boolean);
+}
+
+function coerce(schema: JsonSchema, value: string): unknown {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'number' || type === 'integer') {
+    const n = Number(value.replace(/[^0-9.+-]/g, ''));
+    return Number.isFinite(n) ? (type === 'integer' ? Math.round(n) : n) : 42;
+  }
+  if (type === 'boolean') return /^(yes|true)/i.test(value);
+  return value;
 }

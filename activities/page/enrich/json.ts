@@ -2,13 +2,13 @@
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { checkPromptInjection, extractJson } from '../../../llm/page-features.js';
 import type { EnrichStep } from '../enrich-step.js';
-import { addWarning, markdownOf, modelOf } from './model.js';
+import { addWarning, markdownOf, modelFor } from './model.js';
 
 export const jsonFormatStep: EnrichStep = {
   name: 'json',
   appliesTo: (outputs) => outputs.json !== undefined,
-  async run({ deps, outputs, outcome, signal }) {
-    const model = modelOf(deps);
+  async run({ deps, owner, outputs, outcome, signal }) {
+    const model = modelFor(deps, owner, 'json');
     const format = outputs.json!;
     const markdown = markdownOf(outcome);
     let credits: number = CREDIT_COSTS.jsonFormat;

@@ -1,13 +1,24 @@
-/** What the model steps share: the configured model, or a clear error when there is none. */
+/** What the model steps share: the configured model, metered into the token ledger, or a clear error. */
+import { recordTokenUsage } from '../../../db/repositories/token-ledger.js';
 import { NonRetryablePageError } from '../../../lib/errors.js';
+import { meteredModel } from '../../../llm/metered.js';
 import type { ModelClient } from '../../../llm/model-client.js';
 import type { ActivityDeps } from '../../deps.js';
 import type { ScrapeOutcome } from '../../../scraper/scrape.js';
 
-export function modelOf(deps: ActivityDeps): ModelClient {
-  // The API refuses these formats without a model; a worker configured apart from its API lands here.
+export interface TokenOwner {
+  teamId: string;
+  jobId: string | null;
+}
+
+/** The model for one feature's calls on behalf of a team (and job): every call's tokens are recorded. */
+export function modelFor(deps: ActivityDeps, owner: TokenOwner, feature: string): ModelClient {
+  // The API refuses these features without a model; a worker configured apart from its API lands here.
   if (!deps.llm) throw new NonRetryablePageError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
-  return deps.llm;
+  const model = deps.llm.model;
+  return meteredModel(deps.llm, (usage) =>
+    recordTokenUsage(deps.db, { ...owner, feature, model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
+  );
 }
 
 export function markdownOf(outcome: ScrapeOutcome): string {

@@ -1,0 +1,43 @@
+/**
+ * A second API + worker pair configured with OPENAI_BASE_URL pointing at the fake model server,
+ * on its own task queue, for the e2e files about model features. The shared stack has no model
+ * and answers LLM_NOT_CONFIGURED.
+ */
+import { findFreePort } from '../../scripts/ports.js';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { e2eContext } from './context.js';
+
+export interface ModelStack {
+  model: FakeModelServer;
+  stack: Stack;
+  stop(): Promise<void>;
+}
+
+export async function startModelStack(taskQueue: string, env: Record<string, string> = {}): Promise<ModelStack> {
+  const { databaseUrl, temporalAddress } = e2eContext();
+  const model = await startFakeModelServer();
+  const stack = await startStack({
+    databaseUrl,
+    temporal: { address: temporalAddress },
+    apiPort: await findFreePort(),
+    env: {
+      LOG_LEVEL: 'warn',
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      ALLOW_PRIVATE_NETWORK: 'true',
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'sk-fake',
+      MODEL_NAME: 'fake-model',
+      ...env,
+    },
+    log: () => undefined,
+  });
+  return {
+    model,
+    stack,
+    async stop() {
+      await stack.stop();
+      await model.close();
+    },
+  };
+}
