@@ -11,6 +11,7 @@ import {
   createFinishJobActivity,
   createRecordPageFailureActivity,
 } from './frontier-bookkeeping.js';
+import { createExpandExtractUrlsActivity, createMergeExtractionActivity } from './extract.js';
 import { createMapSiteActivity } from './map-site.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
@@ -33,6 +34,8 @@ export function createActivities(deps: ActivityDeps) {
     mapSite: createMapSiteActivity(deps, robotsFor),
     purgeExpired: createPurgeExpiredActivity(deps),
     previewCrawlParams: createPreviewCrawlParamsActivity(deps),
+    expandExtractUrls: createExpandExtractUrlsActivity(deps, robotsFor),
+    mergeExtractionResults: createMergeExtractionActivity(deps),
   };
 }
 

@@ -86,7 +86,8 @@ interface StartPage {
   links: string[];
 }
 
-export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+/** Collects a site's links as a map does; extract expands its `/*` URLs with it too. */
+export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
   const routes = deps.proxies ?? DIRECT_ROUTES;
   /** A map has no `proxy` option: its requests take the basic pool of its location's country. */
@@ -189,6 +190,11 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
     return { links, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
   }
 
+  return collect;
+}
+
+export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  const collect = createSiteMapper(deps, robotsFor);
   return async function mapSite(input: MapSiteInput): Promise<MapSiteResult> {
     const cancelled = Context.current().cancellationSignal;
     try {

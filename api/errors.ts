@@ -34,6 +34,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   // A PDF with more pages than the timeout leaves time for; the client can retry with a longer one.
   SCRAPE_PDF_INSUFFICIENT_TIME_ERROR: 408,
   MAP_TIMEOUT: 408,
+  JOB_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -44,6 +45,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SCRAPE_SSL_ERROR: 502,
   SCRAPE_SITE_ERROR: 502,
   SCRAPE_CONTENT_TOO_LARGE: 502,
+  EXTRACT_NO_PAGES: 502,
   SCRAPE_ACTION_ERROR: 500,
   SCRAPE_ALL_ENGINES_FAILED: 500,
   WEBHOOK_TARGET_BLOCKED: 403,

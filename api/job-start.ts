@@ -34,6 +34,7 @@ const WORKFLOW_ID_PREFIX: Record<JobKind, string> = {
   crawl: 'crawl',
   batch_scrape: 'batch',
   map: 'map',
+  extract: 'extract',
 };
 
 export function workflowIdFor(kind: JobKind, jobId: string): string {

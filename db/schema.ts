@@ -25,7 +25,7 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
 }
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map';
+export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract';
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobTable {

@@ -5,7 +5,7 @@
 import type { RetryPolicy } from '@temporalio/common';
 import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 
-export type WebhookJobKind = 'crawl' | 'batch_scrape';
+export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract';
 
 /** The payload's `type`, e.g. `crawl.page` or `batch_scrape.completed`. */
 export type WebhookEventType = `${WebhookJobKind}.${WebhookEventKind}`;

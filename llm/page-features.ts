@@ -48,7 +48,7 @@ export async function extractJson(client: ModelClient, req: JsonRequest): Promis
     return { value: object, usage };
   }
   // Each chunk may hold only some fields: ask with nothing required, merge, then hold the merge to the schema.
-  const relaxed = withoutRequired(schema);
+  const relaxed = relaxedSchema(schema);
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let merged: unknown = undefined;
   for (const chunk of chunks) {
@@ -126,13 +126,14 @@ export function splitMarkdown(markdown: string, maxChars: number): string[] {
   return chunks;
 }
 
-function withoutRequired(schema: unknown): JsonSchema {
-  if (Array.isArray(schema)) return schema.map(withoutRequired) as unknown as JsonSchema;
+/** The schema with nothing required: what one part of the content (a chunk, one of many pages) can answer. */
+export function relaxedSchema(schema: unknown): JsonSchema {
+  if (Array.isArray(schema)) return schema.map(relaxedSchema) as unknown as JsonSchema;
   if (!schema || typeof schema !== 'object') return schema as JsonSchema;
   return Object.fromEntries(
     Object.entries(schema as JsonSchema)
       .filter(([key]) => key !== 'required')
-      .map(([key, value]) => [key, typeof value === 'object' ? withoutRequired(value) : value]),
+      .map(([key, value]) => [key, typeof value === 'object' ? relaxedSchema(value) : value]),
   );
 }
 

@@ -5,3 +5,4 @@ export { mapWorkflow } from './map.js';
 export { scrapeWorkflow } from './scrape.js';
 export { purgeExpiredWorkflow } from './purge.js';
 export { crawlParamsPreviewWorkflow } from './crawl-params-preview.js';
+export { extractWorkflow } from './extract.js';

@@ -42,6 +42,8 @@ export interface PageJobInput {
   maxConcurrency?: number;
   /** Seconds between page starts; robots.txt Crawl-delay applies when unset. */
   delaySecs?: number;
+  /** Epoch ms by which the job must be done, or it fails with JOB_TIMEOUT (extract's `timeout`). */
+  deadlineAt?: number;
   /** Continue-as-new after this many pages in one run (Temporal's own suggestion also triggers it). @default 500 */
   pagesPerRun?: number;
   state?: PageJobState;

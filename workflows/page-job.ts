@@ -7,8 +7,9 @@
  * This function wires the handlers and decides how a run ends (finish, continue-as-new, cancel,
  * fail); the run's state and its page loop are in workflows/page-job-run.ts.
  */
-import { allHandlersFinished, CancellationScope, condition, isCancellation, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setHandler, sleep } from '@temporalio/workflow';
 import { CREDITS_EXHAUSTED_WARNING } from '../lib/credits.js';
+import { fromFailure } from '../lib/errors.js';
 import { bookkeepingActivities } from './activities.js';
 import { getProgressQuery, pagesAddedSignal } from './messages.js';
 import { PageJobRun, type PageJobInput, type PageJobResult } from './page-job-run.js';
@@ -16,9 +17,18 @@ import { WebhookFanout } from './webhook-fanout.js';
 
 export type { PageJobInput, PageJobResult, PageJobState } from './page-job-run.js';
 
+/** What a kind of page job adds around its page loop. */
+export interface PageJobHooks {
+  /** Runs once per job, before the first page: adds pages to the frontier (extract expands its `/*` URLs here). */
+  seed?: () => Promise<void>;
+  /** Runs once every page is settled, before the job is marked completed (extract merges its pages' answers here). */
+  beforeComplete?: () => Promise<void>;
+}
+
 export async function runPageJob(
   input: PageJobInput,
   continueAsNewWith: (next: PageJobInput) => Promise<never>,
+  hooks: PageJobHooks = {},
 ): Promise<PageJobResult> {
   const webhooks = new WebhookFanout(input);
   const run = new PageJobRun(input, webhooks);
@@ -27,7 +37,8 @@ export async function runPageJob(
   const { finishJob } = bookkeepingActivities;
 
   let continuing = false;
-  try {
+  const work = async () => {
+    if (!run.state.started) await hooks.seed?.();
     await run.start();
     for (;;) {
       const idle = await run.scrapeUntilIdle();
@@ -35,19 +46,23 @@ export async function runPageJob(
         await webhooks.drain();
         await condition(allHandlersFinished);
         continuing = true;
-        break;
+        return;
       }
       run.phase = 'done';
+      if (idle === 'drained') await hooks.beforeComplete?.();
       const completed = await finishJob({
         jobId: input.jobId,
         status: 'completed',
         // Claimed and queued pages leave the totals: they will not be scraped.
         ...(idle === 'out-of-credits' ? { warning: CREDITS_EXHAUSTED_WARNING, retireOpenPages: true } : {}),
       });
-      if (completed) break;
+      if (completed) return;
       // Pages were appended while this run wound down: back to work on them.
       run.resume();
     }
+  };
+  try {
+    await (input.deadlineAt === undefined ? work() : beforeDeadline(input.deadlineAt, work));
 
     if (!continuing) {
       run.showProgress();
@@ -60,7 +75,8 @@ export async function runPageJob(
       await CancellationScope.nonCancellable(() => finishJob({ jobId: input.jobId, status: 'cancelled' }));
       throw err;
     }
-    const error = err instanceof Error ? err.message : String(err);
+    // An activity's own error (extract's merge, say), not Temporal's "Activity task failed".
+    const error = fromFailure(err)?.message ?? (err instanceof Error ? err.message : String(err));
     await CancellationScope.nonCancellable(async () => {
       await finishJob({ jobId: input.jobId, status: 'failed', error });
       await webhooks.drain();
@@ -73,4 +89,33 @@ export async function runPageJob(
   if (continuing || run.pagesAddedAfterFinish) return continueAsNewWith({ ...input, state: run.state });
   const { completed, failed, creditsUsed } = run.state;
   return { status: 'completed', completed, failed, creditsUsed };
+}
+
+/**
+ * `work`, failed with JOB_TIMEOUT if it is not done by `deadlineAt` (epoch ms): its scope is
+ * cancelled, so pages in flight stop, and the job ends failed rather than cancelled.
+ */
+async function beforeDeadline(deadlineAt: number, work: () => Promise<void>): Promise<void> {
+  const scope = new CancellationScope();
+  const timer = new CancellationScope();
+  let timedOut = false;
+  void timer
+    .run(() => sleep(Math.max(1, deadlineAt - Date.now())))
+    .then(
+      () => {
+        timedOut = true;
+        scope.cancel();
+      },
+      () => undefined,
+    );
+  try {
+    await scope.run(work);
+  } catch (err) {
+    if (timedOut && isCancellation(err)) {
+      throw ApplicationFailure.nonRetryable('The job did not finish within its timeout', 'JOB_TIMEOUT');
+    }
+    throw err;
+  } finally {
+    timer.cancel();
+  }
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { batchScrapeRequestSchema } from '../schemas/batch-scrape.js';
 import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
 import { crawlParamsPreviewRequestSchema } from '../schemas/crawl-params-preview.js';
+import { extractRequestSchema } from '../schemas/extract.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
@@ -50,6 +51,9 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Batch scrape status and documents', auth: true, query: statusQuerySchema, response: r.jobStatus, errors: [400, 404] })),
   ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}/errors`, tag: 'Batch scrape', summary: 'Failed pages of a batch scrape', auth: true, response: r.jobErrors, errors: [400, 404] })),
   ...both((v) => ({ method: 'delete', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Cancel a batch scrape', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
+  ...both((v) => ({ method: 'post', path: `/${v}/extract`, tag: 'Extract', summary: 'Start an extract job: structured data from pages, by a language model', auth: true, body: extractRequestSchema, response: r.extractStarted, errors: [400, 402, 409, 422, 503] })),
+  ...both((v) => ({ method: 'get', path: `/${v}/extract/{id}`, tag: 'Extract', summary: 'Extract job status and its answer', auth: true, response: r.extractStatus, errors: [400, 404] })),
+  ...both((v) => ({ method: 'delete', path: `/${v}/extract/{id}`, tag: 'Extract', summary: 'Cancel an extract job', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
   { method: 'post', path: '/v2/map', tag: 'Map', summary: 'List the URLs of a site', auth: true, body: mapRequestSchema, response: r.mapResponse, errors: [400, 402, 408] },
   { method: 'post', path: '/v1/map', tag: 'Map', summary: 'List the URLs of a site (v1: plain strings)', auth: true, body: mapRequestV1Schema, response: r.mapResponse, errors: [400, 402, 408] },
   ...both((v) => ({ method: 'get', path: `/${v}/team/credit-usage`, tag: 'Team', summary: 'Credits left this period', auth: true, response: r.usage, errors: [] })),

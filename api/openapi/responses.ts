@@ -73,6 +73,25 @@ export const paramsPreview = z.object({
   warning: z.string().optional(),
 });
 
+export const extractStarted = z.looseObject({
+  success: z.literal(true),
+  id: z.string().uuid(),
+  urlTrace: z.array(z.unknown()),
+  invalidURLs: z.array(z.string()).optional(),
+});
+
+export const extractStatus = z.looseObject({
+  success: z.boolean(),
+  status: z.enum(['processing', 'completed', 'failed', 'cancelled']),
+  data: z.unknown().describe('The merged answer once completed; [] before'),
+  sources: z.record(z.string(), z.array(z.string())).optional().describe('With showSources: the pages each top-level field came from'),
+  error: z.string().optional(),
+  warning: z.string().optional(),
+  expiresAt: z.string(),
+  creditsUsed: z.number(),
+  tokensUsed: z.number(),
+});
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

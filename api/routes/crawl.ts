@@ -3,6 +3,8 @@ import { clampPagesToCredits } from '../../lib/credits.js';
 import { crawlWorkflow } from '../../workflows/index.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import type { AppDeps } from '../deps.js';
+import { crawlOptionsFromV1 } from '../../lib/crawl/v1-options.js';
+import { requireModelForPrompt, suggestCrawlOptions } from '../crawl-prompt.js';
 import { checkIdempotencyKey, startJob } from '../job-start.js';
 import { authOf } from '../middleware/auth.js';
 import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';
@@ -28,12 +30,14 @@ export function crawlRoutes(deps: AppDeps): Router {
 
 function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody<CrawlRequest>): RequestHandler {
   return async (req, res) => {
-    const body = validated.of(res);
-    assertScrapeOptionsSupported(body.scrapeOptions, deps.features);
+    const given = validated.of(res);
+    assertScrapeOptionsSupported(given.scrapeOptions, deps.features);
+    if (given.prompt) requireModelForPrompt(deps, 'A crawl prompt');
     const { teamId, keyId } = authOf(res);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
+    await refuseBlockedStartUrl(deps, absoluteHttpUrl(given.url)!);
+    const { body, promptWarning } = await withPromptOptions(deps, teamId, given, req.body);
     const { url, origin: _origin, integration: _integration, ...options } = body;
-    await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!);
     const clamped = clampPagesToCredits(body.limit, remainingCreditsOf(res));
     const { jobId } = await startJob(deps, {
       kind: 'crawl',
@@ -42,7 +46,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
       url,
       options,
       idempotencyKey,
-      warning: clamped.warning,
+      warning: [promptWarning, clamped.warning].filter(Boolean).join(' ') || undefined,
       workflow: crawlWorkflow,
       input: (id) => ({
         jobId: id,
@@ -58,6 +62,23 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
       }),
     });
     res.json({ success: true, id: jobId, url: `${publicBaseUrl(req, deps.config)}/${version}/crawl/${jobId}` });
+  };
+}
+
+/**
+ * A crawl with `prompt` takes the options the model derives from it, as params-preview shows
+ * them; options the request states itself win. The raw body tells which those are: after
+ * parsing, every option has a value.
+ */
+async function withPromptOptions(deps: AppDeps, teamId: string, body: CrawlRequest, raw: unknown): Promise<{ body: CrawlRequest; promptWarning?: string }> {
+  if (!body.prompt) return { body };
+  const { crawlerOptions, ...top } = (raw ?? {}) as Record<string, unknown>;
+  const stated = new Set(Object.keys(crawlOptionsFromV1({ ...(crawlerOptions as object | undefined), ...top })));
+  const { options, dropped } = await suggestCrawlOptions(deps, { teamId, url: absoluteHttpUrl(body.url)!, prompt: body.prompt });
+  const derived = Object.fromEntries(Object.entries(options).filter(([key]) => !stated.has(key)));
+  return {
+    body: { ...body, ...derived },
+    ...(dropped.length > 0 && { promptWarning: `Ignored options the prompt implied that a crawl would refuse: ${dropped.join(', ')}.` }),
   };
 }
 

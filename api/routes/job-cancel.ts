@@ -8,13 +8,14 @@ import { requireTeamJob } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 
-/** DELETE /v{1,2}/crawl/:id and /v{1,2}/batch/scrape/:id */
+/** DELETE /v{1,2}/crawl/:id, /v{1,2}/batch/scrape/:id and /v{1,2}/extract/:id */
 export function jobCancelRoutes(deps: AppDeps): Router {
   const router = Router();
   const auth = guard(deps, 'crawl', 'crawl-status');
   for (const version of ['v1', 'v2']) {
     router.delete(`/${version}/crawl/:id`, ...auth, cancelJob(deps, 'crawl'));
     router.delete(`/${version}/batch/scrape/:id`, ...auth, cancelJob(deps, 'batch_scrape'));
+    router.delete(`/${version}/extract/:id`, ...auth, cancelJob(deps, 'extract'));
   }
   return router;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../connect.js';
 
 /** Puts a batch's URLs in its frontier; URLs already there are left as they are. */
@@ -19,4 +20,15 @@ export async function addBatchPages(
     added += rows.length;
   }
   return added;
+}
+
+/** Each settled page's `json` answer, in the order the pages were added (extract merges them so). */
+export async function listPageAnswers(db: Db, jobId: string) {
+  return db
+    .selectFrom('crawl_pages as p')
+    .innerJoin('documents as d', (join) => join.onRef('d.job_id', '=', 'p.job_id').onRef('d.url_key', '=', 'p.url_key'))
+    .select(['p.url', sql<unknown>`d.document -> 'json'`.as('answer'), 'd.status', 'd.error'])
+    .where('p.job_id', '=', jobId)
+    .orderBy('p.seq')
+    .execute();
 }

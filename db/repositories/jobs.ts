@@ -83,6 +83,11 @@ export async function findJobByIdempotencyKey(db: Db, teamId: string, key: strin
     .executeTakeFirst();
 }
 
+/** A result kept with a job that its workflow completes later (an extract's merged answer). */
+export async function storeJobResult(db: Db, jobId: string, result: Record<string, unknown>): Promise<void> {
+  await db.updateTable('jobs').set({ result: JSON.stringify(result), updated_at: new Date() }).where('id', '=', jobId).execute();
+}
+
 /**
  * Stores a synchronous job's result and completes it in one statement, so a reader never sees
  * one without the other. A job the API already failed (its caller timed out) stays failed.

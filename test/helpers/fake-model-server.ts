@@ -129,15 +129,18 @@ function lastUserText(body: ChatRequest): string {
 
 /**
  * A value of `schema`'s shape. A property whose name labels a value in the text ("price: 12",
- * "Author - Ada") gets that value, so answers follow the page; other strings are the first heading
- * or words of the text, numbers 42.
+ * "Author - Ada") gets that value, so answers follow the page; an optional one with no label is
+ * left out; other strings are the first heading or words of the text, numbers 42.
  */
 function sample(schema: JsonSchema, text: string, key?: string): unknown {
   const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') as string) : (schema.type as string | undefined);
   if (schema.enum && Array.isArray(schema.enum)) return schema.enum[0];
   if (type === 'object' || schema.properties) {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, sample(sub, text, name)]));
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    // Like a careful model, an optional field the text does not state is left out.
+    const answered = Object.entries(properties).filter(([name, sub]) => required.has(name) || labelledValues(text, name).length > 0 || sub.properties);
+    return Object.fromEntries(answered.map(([name, sub]) => [name, sample(sub, text, name)]));
   }
   const labelled = key === undefined ? [] : labelledValues(text, key);
   if (type === 'array') {

@@ -1,0 +1,114 @@
+/**
+ * The two steps of an extract job around its page loop (workflows/extract.ts): expanding `/*`
+ * URLs into pages, as a map finds them, and merging the pages' answers once they are settled.
+ * Each page's own answer comes from the `json` enrich step, so pages of an extract are scraped,
+ * cached, charged and listed in errors like any batch page.
+ */
+import { Context } from '@temporalio/activity';
+import { z } from 'zod';
+import { mapOptionsShape } from '../contracts/map-options.js';
+import { addBatchPages, listPageAnswers } from '../db/repositories/batch.js';
+import { storeJobResult } from '../db/repositories/jobs.js';
+import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
+import { mergeExtraction } from '../llm/merge-extraction.js';
+import type { ActivityDeps } from './deps.js';
+import { createSiteMapper } from './map-site.js';
+import { withPageSignal } from './page/signal.js';
+import type { RobotsLookup } from './site/site-rules.js';
+
+export interface ExpandExtractUrlsInput {
+  jobId: string;
+  /** Absolute URLs holding `*`, e.g. `https://example.com/blog/*`. */
+  globs: string[];
+  /** Most pages to add, over all globs. */
+  limit: number;
+  includeSubdomains: boolean;
+  ignoreSitemap: boolean;
+  /** Epoch ms by which the expansion must be done. */
+  deadline: number;
+}
+
+export interface ExpandExtractUrlsResult {
+  added: number;
+}
+
+export interface MergeExtractionInput {
+  jobId: string;
+  /** The user's schema: the merged answer must match it. */
+  schema?: JsonSchema;
+}
+
+/** What the job row keeps for GET /extract/{id}. */
+export interface ExtractJobResult {
+  data: unknown;
+  sources: Record<string, string[]>;
+}
+
+export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  const collect = createSiteMapper(deps, robotsFor);
+  return async function expandExtractUrls(input: ExpandExtractUrlsInput): Promise<ExpandExtractUrlsResult> {
+    const cancelled = Context.current().cancellationSignal;
+    try {
+      return await withPageSignal(input.deadline, (signal) => expand(input, signal));
+    } catch (err) {
+      if (cancelled.aborted) throw err;
+      throw toApplicationFailure(err);
+    }
+  };
+
+  async function expand(input: ExpandExtractUrlsInput, signal: AbortSignal): Promise<ExpandExtractUrlsResult> {
+      const pages = new Map<string, string>();
+      for (const glob of input.globs) {
+        const base = glob.slice(0, glob.indexOf('*')).replace(/[^/]*$/, '');
+        const options = z.object(mapOptionsShape).parse({
+          sitemap: input.ignoreSitemap ? 'skip' : 'include',
+          includeSubdomains: input.includeSubdomains,
+          limit: Math.min(5000, input.limit * 50),
+        });
+        const { links } = await collect({ jobId: input.jobId, url: base, options, deadline: input.deadline }, signal);
+        const matches = globPattern(glob, input.includeSubdomains);
+        for (const { url } of links) {
+          if (pages.size >= input.limit) break;
+          if (matches.test(url)) pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
+        }
+      }
+      const added = await addBatchPages(deps.db, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
+      return { added };
+  }
+}
+
+/** `*` matches anything; the glob's host also matches its subdomains when they are included. */
+function globPattern(glob: string, includeSubdomains: boolean): RegExp {
+  const url = new URL(glob.replaceAll('*', '__star__'));
+  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('__star__', '.*');
+  const host = `${includeSubdomains ? '(?:[^/]+\\.)?' : ''}${escape(url.host)}`;
+  return new RegExp(`^https?://${host}${escape(url.pathname + url.search)}$`);
+}
+
+export function createMergeExtractionActivity(deps: ActivityDeps) {
+  return async function mergeExtractionResults(input: MergeExtractionInput): Promise<void> {
+    try {
+      const rows = await listPageAnswers(deps.db, input.jobId);
+      const answered = rows.filter((r) => r.status === 'completed' && r.answer !== null);
+      if (answered.length === 0) {
+        const why = rows.find((r) => r.error)?.error;
+        throw new NonRetryablePageError('EXTRACT_NO_PAGES', `No page could be read for extraction${why ? `: ${why}` : ''}`);
+      }
+      const merged = mergeExtraction(answered.map((r) => ({ url: r.url, answer: r.answer })));
+      if (input.schema) {
+        const validate = validatorFor(input.schema);
+        if (!validate(merged.data)) {
+          throw new NonRetryablePageError('LLM_OUTPUT_INVALID', `The merged answer of ${answered.length} page(s) does not match the schema: ${validate.errorsText()}`, {
+            details: { errors: validate.errors },
+          });
+        }
+      }
+      const result: ExtractJobResult = merged;
+      await storeJobResult(deps.db, input.jobId, { ...result });
+    } catch (err) {
+      throw toApplicationFailure(err);
+    }
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Model-driven jobs on the real stack: extract (plain and `/*` URLs, sources, merge failures,
+ * timeout, cancel, a failing page) and crawls with a `prompt`. The worker's model client talks to
+ * the fake OpenAI-compatible server, which answers schema fields from labelled values in the page
+ * ("company: Acme"), so merged answers follow the pages.
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../helpers/api-client.js';
+import { closedPort } from '../helpers/closed-port.js';
+import type { FakeModelServer } from '../helpers/fake-model-server.js';
+import { createKeyWithCli } from '../helpers/run-admin.js';
+import { waitForJobEnd } from '../helpers/wait-for-job.js';
+import { e2eContext } from './context.js';
+import { startModelStack, type ModelStack } from './llm-stack.js';
+
+const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
+
+/** A company site whose pages state the facts the schema asks for. */
+const PAGES: Record<string, string> = {
+  '/': '<h1>Acme</h1><a href="/about">About</a> <a href="/products/">Products</a>',
+  '/about': '<h1>About Acme</h1><p>company: Acme Corp</p><p>founded: 1999</p>',
+  '/products/': '<h1>Products</h1><a href="/products/widget">Widget</a> <a href="/products/gadget">Gadget</a> <a href="/about">About</a>',
+  '/products/widget': '<h1>Widget</h1><p>products: Widget</p>',
+  '/products/gadget': '<h1>Gadget</h1><p>products: Gadget</p>',
+};
+
+const SCHEMA = {
+  type: 'object',
+  properties: { company: { type: 'string' }, founded: { type: 'number' }, products: { type: 'array', items: { type: 'string' } } },
+  required: ['company', 'products'],
+};
+
+let stack: ModelStack;
+let model: FakeModelServer;
+let site: http.Server;
+let origin: string;
+let api: ReturnType<typeof apiClient>;
+let firecrawl: Firecrawl;
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const body = PAGES[path];
+    if (path === '/robots.txt' || path.endsWith('.xml') || !body) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${path}</title></head><body>${body}</body></html>`);
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  stack = await startModelStack('trawl-llm-jobs');
+  model = stack.model;
+  const key = await createKeyWithCli(databaseUrl, 'llm-jobs-team');
+  api = apiClient(stack.stack.apiUrl, key);
+  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.stack.apiUrl });
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+describe('extract', () => {
+  it('merges the answers of several pages into one that matches the schema, with sources, credits and tokens (SDK waiter)', async () => {
+    model.reset();
+    const result = await firecrawl.extract({
+      urls: [`${origin}/products/widget`, `${origin}/about`, `${origin}/products/gadget`],
+      prompt: 'the company and its products',
+      schema: SCHEMA,
+      showSources: true,
+      pollInterval: 1,
+    });
+    expect(result.status).toBe('completed');
+    expect(result.data).toEqual({ company: 'Acme Corp', founded: 1999, products: ['Widget', 'Gadget'] });
+    expect(result.sources).toEqual({
+      company: [`${origin}/about`],
+      founded: [`${origin}/about`],
+      products: [`${origin}/products/widget`, `${origin}/products/gadget`],
+    });
+    // Each page costs as a scrape with a json format: 1 + 4.
+    expect(result.creditsUsed).toBe(15);
+    const status = await api(`/v2/extract/${result.id}`);
+    expect(status.body.tokensUsed).toBe(model.tokensServed());
+    expect(status.body.expiresAt).toEqual(expect.any(String));
+    // Pages are asked with nothing required: a page states only some of the answer.
+    const pageSchema = model.requests[0]!.response_format?.json_schema?.schema as Record<string, unknown>;
+    expect(pageSchema.required).toBeUndefined();
+    expect(model.requests[0]!.messages.at(-1)!.content).toContain('the company and its products');
+  });
+
+  it('expands a /* URL through map to the pages under it, and reports invalid URLs (startExtract/getExtractStatus)', async () => {
+    model.reset();
+    const started = await firecrawl.startExtract({
+      urls: [`${origin}/products/*`, 'not a url'],
+      schema: { type: 'object', properties: { products: { type: 'array', items: { type: 'string' } } } },
+    });
+    expect(started).toMatchObject({ success: true, id: expect.any(String), invalidURLs: ['not a url'] });
+    const done = await waitForJobEnd(api, 'extract', started.id!);
+    expect(done.status).toBe('completed');
+    expect([...(done.data.products as string[])].sort()).toEqual(['Gadget', 'Widget']);
+    const status = await firecrawl.getExtractStatus(started.id!);
+    expect(status).toMatchObject({ success: true, status: 'completed', data: done.data });
+  });
+
+  it('keeps going when one page fails, and fails with the schema errors when the merge does not match', async () => {
+    const dead = `http://127.0.0.1:${await closedPort()}/`;
+    const ok = await api('/v2/extract', { body: { urls: [dead, `${origin}/about`], schema: { type: 'object', properties: { company: { type: 'string' } } } } });
+    const done = await waitForJobEnd(api, 'extract', ok.body.id);
+    expect(done).toMatchObject({ status: 'completed', data: { company: 'Acme Corp' }, creditsUsed: 5 });
+
+    // No page states `products`, which the schema requires: no `{}` success.
+    const bad = await api('/v2/extract', { body: { urls: [`${origin}/about`], schema: SCHEMA } });
+    const failed = await waitForJobEnd(api, 'extract', bad.body.id);
+    expect(failed).toMatchObject({ success: false, status: 'failed', data: [] });
+    expect(failed.error).toMatch(/does not match the schema.*products/);
+  });
+
+  it('fails at its timeout, and can be cancelled', async () => {
+    model.reset();
+    model.script({ content: '{}', delayMs: 8_000 }, { content: '{}', delayMs: 8_000 });
+    const slow = await api('/v2/extract', { body: { urls: [`${origin}/about`], prompt: 'anything', timeout: 2_000 } });
+    const timedOut = await waitForJobEnd(api, 'extract', slow.body.id);
+    expect(timedOut).toMatchObject({ status: 'failed', error: expect.stringContaining('timeout') });
+
+    model.reset();
+    model.script({ content: '{}', delayMs: 8_000 });
+    const started = await api('/v1/extract', { body: { urls: [`${origin}/products/widget`], prompt: 'anything' } });
+    const cancel = await api(`/v1/extract/${started.body.id}`, { method: 'DELETE' });
+    expect(cancel.body.status).toBe('cancelled');
+    expect((await api(`/v1/extract/${started.body.id}`)).body.status).toBe('cancelled');
+  });
+
+  it('refuses what it cannot do before starting anything', async () => {
+    model.reset();
+    const badSchema = await api('/v2/extract', { body: { urls: [`${origin}/about`], schema: { type: 'nonsense' } } });
+    expect(badSchema.status).toBe(422);
+    expect(badSchema.body.code).toBe('INVALID_JSON_SCHEMA');
+    const nothing = await api('/v2/extract', { body: { schema: SCHEMA } });
+    expect(nothing.status).toBe(400);
+    const strict = await api('/v2/extract', { body: { urls: ['not a url'], prompt: 'x', ignoreInvalidURLs: false } });
+    expect(strict.status).toBe(400);
+    expect(strict.body.details.invalidURLs).toEqual(['not a url']);
+    const modelless = await apiClient(modellessUrl, modellessKey)('/v2/extract', { body: { urls: [`${origin}/about`], prompt: 'x' } });
+    expect(modelless.status).toBe(400);
+    expect(modelless.body.code).toBe('LLM_NOT_CONFIGURED');
+    expect(model.requests).toHaveLength(0);
+    const unknown = await api('/v2/extract/00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('crawl with a prompt', () => {
+  it('derives its options from the prompt, with options stated in the body winning', async () => {
+    model.reset();
+    model.script({ content: JSON.stringify({ includePaths: ['^/products/'], limit: 50, sitemap: 'skip', delay: 500 }) });
+    const crawl = await firecrawl.crawl(`${origin}/products/`, { prompt: 'only the product pages', limit: 2, pollInterval: 1 });
+    expect(crawl.status).toBe('completed');
+    const urls = crawl.data.map((d) => new URL(d.metadata!.sourceURL!).pathname).sort();
+    // limit 2 from the body, not 50 from the model; /about is linked but not under /products/.
+    expect(urls).toHaveLength(2);
+    expect(urls.every((u) => u.startsWith('/products/'))).toBe(true);
+    expect(model.requests[0]!.messages.at(-1)!.content).toContain('only the product pages');
+    const job = await api(`/v2/crawl/${crawl.id}`);
+    // delay 500 s is past the crawl schema's bound: dropped, and said so.
+    expect(job.body.warning).toContain('delay');
+  });
+
+  it('answers Firecrawl\'s 400 when the model cannot turn the prompt into options', async () => {
+    model.reset();
+    model.script({ content: 'no' }, { content: 'no' }, { content: 'no' }, { content: 'no' });
+    const res = await api('/v2/crawl', { body: { url: `${origin}/`, prompt: 'gibberish' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Failed to process natural language prompt. Please try rephrasing.');
+  });
+
+  it('answers LLM_NOT_CONFIGURED at once without a model', async () => {
+    const res = await apiClient(modellessUrl, modellessKey)('/v2/crawl', { body: { url: `${origin}/`, prompt: 'the blog' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('LLM_NOT_CONFIGURED');
+  });
+});
