@@ -23,16 +23,13 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
       const problem = schemaProblem(format.schema);
       if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.json.schema' });
     }
-    // The git-diff mode needs no model; the json mode (comparing extractions) is not built yet.
     if (format.type === 'changeTracking' && format.modes.includes('json')) {
       const option = 'formats.changeTracking.modes.json';
-      throw features.llmConfigured
-        ? httpError('UNSUPPORTED_OPTION', 'changeTracking.modes.json is not supported yet; use git-diff', { option })
-        : httpError(
-            'LLM_NOT_CONFIGURED',
-            'changeTracking.modes.json needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL',
-            { option },
-          );
+      if (!features.llmConfigured) {
+        throw httpError('LLM_NOT_CONFIGURED', 'changeTracking.modes.json needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', { option });
+      }
+      const problem = format.schema && schemaProblem(format.schema);
+      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.changeTracking.schema' });
     }
   }
   if (options.threatProtection) {

@@ -4,7 +4,7 @@
  */
 import type { Format } from './scrape-options.js';
 
-type FormatOf<T extends Format['type']> = Extract<Format, { type: T }>;
+export type FormatOf<T extends Format['type']> = Extract<Format, { type: T }>;
 
 export interface PageOutputs {
   markdown: boolean;

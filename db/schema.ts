@@ -195,6 +195,8 @@ export interface ChangeSnapshotTable {
   job_id: string;
   markdown: string;
   status_code: number;
+  /** The json mode's answer for this markdown; null when the mode was not asked for. */
+  extraction: ColumnType<unknown, string | null | undefined, string | null>;
   /** Reset when a retried job replaces its snapshot. */
   scraped_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

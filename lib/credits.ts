@@ -21,6 +21,7 @@ export const CREDIT_COSTS = Object.freeze({
   jsonFormat: 4,
   summaryFormat: 4,
   promptInjectionCheck: 4,
+  changeTrackingJson: 4,
   threatScanPerUrl: 2,
 });
 

@@ -19,6 +19,8 @@ export interface ChangeSnapshot {
   markdown: string;
   statusCode: number;
   scrapedAt: Date;
+  /** The json mode's answer, when that mode ran on this snapshot. */
+  extraction?: unknown;
 }
 
 /** The newest snapshot written by a job other than `jobId`. */
@@ -29,7 +31,7 @@ export async function findPreviousSnapshot(
 ): Promise<ChangeSnapshot | undefined> {
   const row = await db
     .selectFrom('change_snapshots')
-    .select(['markdown', 'status_code', 'scraped_at'])
+    .select(['markdown', 'status_code', 'scraped_at', 'extraction'])
     .where('team_id', '=', key.teamId)
     .where('url_key', '=', key.urlKey)
     .where('tag', '=', key.tag)
@@ -37,7 +39,14 @@ export async function findPreviousSnapshot(
     .orderBy('scraped_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row && { markdown: row.markdown, statusCode: row.status_code, scrapedAt: row.scraped_at };
+  return (
+    row && {
+      markdown: row.markdown,
+      statusCode: row.status_code,
+      scrapedAt: row.scraped_at,
+      ...(row.extraction !== null && { extraction: row.extraction }),
+    }
+  );
 }
 
 /** Records what `jobId` saw (a retry replaces it), then drops the key's older snapshots. */
@@ -45,8 +54,9 @@ export async function recordSnapshot(
   db: Db,
   key: SnapshotKey,
   jobId: string,
-  seen: { markdown: string; statusCode: number },
+  seen: { markdown: string; statusCode: number; extraction?: unknown },
 ): Promise<void> {
+  const extraction = seen.extraction === undefined ? null : JSON.stringify(seen.extraction);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('change_snapshots')
@@ -57,11 +67,12 @@ export async function recordSnapshot(
         job_id: jobId,
         markdown: seen.markdown,
         status_code: seen.statusCode,
+        extraction,
       })
       .onConflict((oc) =>
         oc
           .columns(['team_id', 'url_key', 'tag', 'job_id'])
-          .doUpdateSet({ markdown: seen.markdown, status_code: seen.statusCode, scraped_at: sql`now()` }),
+          .doUpdateSet({ markdown: seen.markdown, status_code: seen.statusCode, extraction, scraped_at: sql`now()` }),
       )
       .execute();
     await trx

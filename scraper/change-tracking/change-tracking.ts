@@ -8,10 +8,11 @@
  * - `visibility` is always `visible`: Firecrawl reports `hidden` for pages a crawl reached without
  *   discovering them by link or sitemap, and Trawl only ever scrapes pages it was given or
  *   discovered, so it has no such pages.
- * - The git-diff is only present for `changed`; the `json` mode needs a language model and is
- *   refused by the API before a scrape starts.
+ * - The git-diff is only present for `changed`. The `json` mode's field changes need the model,
+ *   so the enrich step (activities/page/enrich/change-tracking.ts) adds them.
  */
 import { gitDiff, type GitDiff } from './git-diff.js';
+import type { JsonChanges } from './json-changes.js';
 
 export type ChangeStatus = 'new' | 'same' | 'changed' | 'removed';
 
@@ -21,6 +22,8 @@ export interface ChangeTracking {
   changeStatus: ChangeStatus;
   visibility: 'visible' | 'hidden';
   diff?: GitDiff;
+  /** The json mode: fields whose extracted value changed; `{}` when none did. */
+  json?: JsonChanges;
 }
 
 /** What the previous scrape saw; the activity loads it from db/repositories/change-history.ts. */

@@ -236,12 +236,13 @@ describe('changeTracking', () => {
     expect(untagged.changeTracking.changeStatus).toBe('new');
   });
 
-  it('refuses the json mode, naming it', async () => {
+  it('refuses the json mode without a model, naming it (test/e2e/llm-jobs.test.ts has it with one)', async () => {
     const p = page('json mode');
     const res = await api('/v2/scrape', {
       body: { url: p.url, formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] },
     });
     expect(res.status).toBe(400);
+    expect(res.body.code).toBe('LLM_NOT_CONFIGURED');
     expect(JSON.stringify(res.body)).toContain('changeTracking.modes.json');
     expect(hits.get(p.path)).toBeUndefined();
   });

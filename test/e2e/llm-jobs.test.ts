@@ -155,6 +155,63 @@ describe('extract', () => {
   });
 });
 
+describe('change tracking, json mode', () => {
+  const tracking = (tag: string) => ({
+    type: 'changeTracking',
+    modes: ['json'],
+    schema: { type: 'object', properties: { price: { type: 'number' }, plan: { type: 'string' } } },
+    tag,
+  });
+  const scrape = async (body: Record<string, unknown>) => {
+    const res = await api('/v2/scrape', { body: { maxAge: 0, ...body } });
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+
+  it('reports the fields whose extracted values changed, reading the old page only once, per tag', async () => {
+    PAGES['/pricing'] = '<h1>Pricing</h1><p>plan: Pro</p><p>price: 10</p>';
+    const url = `${origin}/pricing`;
+    model.reset();
+    const first = await scrape({ url, formats: ['markdown', tracking('t')] });
+    expect(first.changeTracking.changeStatus).toBe('new');
+    expect(first.changeTracking.json).toBeUndefined();
+    expect(first.metadata.creditsUsed).toBe(5);
+    expect(model.requests).toHaveLength(1);
+
+    model.reset();
+    const same = await scrape({ url, formats: ['markdown', tracking('t')] });
+    expect(same.changeTracking).toMatchObject({ changeStatus: 'same', json: {} });
+    // The stored extraction answers for unchanged markdown: no model call, no model credits.
+    expect(model.requests).toHaveLength(0);
+    expect(same.metadata.creditsUsed).toBe(1);
+
+    PAGES['/pricing'] = '<h1>Pricing</h1><p>plan: Pro</p><p>price: 12</p>';
+    model.reset();
+    const changed = await scrape({ url, formats: ['markdown', tracking('t')] });
+    expect(changed.changeTracking.changeStatus).toBe('changed');
+    expect(changed.changeTracking.json).toEqual({ price: { previous: 10, current: 12 } });
+    expect(model.requests).toHaveLength(1);
+
+    const otherTag = await scrape({ url, formats: ['markdown', tracking('other')] });
+    expect(otherTag.changeTracking.changeStatus).toBe('new');
+  });
+
+  it('works through v1 changeTrackingOptions, with a default prompt when neither schema nor prompt is given', async () => {
+    PAGES['/news'] = '<h1>News</h1><p>headline: Launch</p>';
+    model.reset();
+    const res = await api('/v1/scrape', { body: { url: `${origin}/news`, formats: ['markdown', 'changeTracking'], changeTrackingOptions: { modes: ['json'] } } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.changeTracking.changeStatus).toBe('new');
+    expect(model.requests[0]!.messages.at(-1)!.content).toContain('the facts a reader would want to know changed');
+  });
+
+  it('refuses an invalid schema with 422 before fetching', async () => {
+    const res = await api('/v2/scrape', { body: { url: `${origin}/pricing`, formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema: { type: 12 } }] } });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('INVALID_JSON_SCHEMA');
+  });
+});
+
 describe('crawl with a prompt', () => {
   it('derives its options from the prompt, with options stated in the body winning', async () => {
     model.reset();

@@ -41,6 +41,8 @@ describe('README.md plans table', () => {
       '`json` format (model extraction)': plus(CREDIT_COSTS.jsonFormat),
       '`summary` format': plus(CREDIT_COSTS.summaryFormat),
       'prompt-injection check, when it runs': plus(pageCredits({ succeeded: true, promptInjectionChecked: true }) - base),
+      '`changeTracking` json mode, when the model runs': plus(CREDIT_COSTS.changeTrackingJson),
+      'an extract page (a scrape with `json`)': credits(base + CREDIT_COSTS.jsonFormat),
       'threat protection `normal`, per URL scanned': plus(pageCredits({ succeeded: true, threatScannedUrls: 1 }) - base),
       'enhanced or auto proxy': plus(0),
       'a failed page': credits(pageCredits({ succeeded: false })),
