@@ -204,6 +204,9 @@ function toModelError(err: unknown, maxRetries: number, signal?: AbortSignal): E
     if (status >= 500 || status === 408 || status === 0) {
       return new PageError('LLM_UNAVAILABLE', `The model server failed (${status || 'no answer'}): ${last.message}`, { details, cause: err });
     }
+    if (status === 401 || status === 403) {
+      return new NonRetryablePageError('LLM_AUTH_FAILED', `The model server rejected the API key (${status}); check OPENAI_API_KEY: ${last.message}`, { details, cause: err });
+    }
     return new NonRetryablePageError('LLM_REQUEST_REJECTED', `The model server refused the request (${status}): ${last.message}`, { details, cause: err });
   }
   const message = err instanceof Error ? err.message : String(err);

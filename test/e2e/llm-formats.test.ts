@@ -9,6 +9,7 @@ import { apiClient } from '../helpers/api-client.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
+import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { e2eContext } from './context.js';
 import { startModelStack, type ModelStack } from './llm-stack.js';
 
@@ -95,6 +96,28 @@ describe('model formats', () => {
     const used = after.body.data.planTokens - after.body.data.remainingTokens;
     expect(historical.body.periods.at(-1)).toMatchObject({ tokensUsed: used });
     expect(await firecrawl.getTokenUsage()).toMatchObject({ remainingTokens: after.body.data.remainingTokens });
+  });
+
+  it('a model that rejects the key fails the scrape with LLM_AUTH_FAILED and charges nothing', async () => {
+    model.reset();
+    model.script({ status: 401, message: 'invalid api key' });
+    const res = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: [{ type: 'json', prompt: 'x' }], maxAge: 0 } });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ success: false, code: 'LLM_AUTH_FAILED' });
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('a batch keeps going when one page\'s extraction fails, and lists that page in /errors', async () => {
+    model.reset();
+    model.script({ status: 401, message: 'invalid api key' });
+    const started = await api('/v2/batch/scrape', {
+      body: { urls: [`${site.url}/final`, `${site.url}/data.json`], formats: [{ type: 'json', prompt: 'the title' }], maxConcurrency: 1 },
+    });
+    const done = await waitForJobEnd(api, 'batch/scrape', started.body.id);
+    expect(done).toMatchObject({ status: 'completed', completed: 1, creditsUsed: 5 });
+    expect(done.data[0].json).toBeDefined();
+    const errors = await api(`/v2/batch/scrape/${started.body.id}/errors`);
+    expect(errors.body.errors).toEqual([expect.objectContaining({ url: `${site.url}/final`, code: 'LLM_AUTH_FAILED' })]);
   });
 
   it('reports the model in /health without letting it decide the verdict', async () => {

@@ -96,8 +96,11 @@ describe('errors and retries', () => {
   it('does not retry a 4xx: a bad key or model name will not fix itself', async () => {
     fake.script({ status: 401, message: 'invalid api key' });
     const err = await failure(client.generateText({ prompt: 'x' }));
-    expect(err).toMatchObject({ code: 'LLM_REQUEST_REJECTED', retryable: false });
+    expect(err).toMatchObject({ code: 'LLM_AUTH_FAILED', retryable: false });
+    expect(err.message).toContain('OPENAI_API_KEY');
     expect(fake.requests).toHaveLength(1);
+    fake.script({ status: 404, message: 'no such model' });
+    expect(await failure(client.generateText({ prompt: 'x' }))).toMatchObject({ code: 'LLM_REQUEST_REJECTED', retryable: false });
   });
 
   it('answers /health pings', async () => {
