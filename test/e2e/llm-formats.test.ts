@@ -138,6 +138,9 @@ describe('POST /v2/crawl/params-preview', () => {
       warning: expect.stringContaining('delay'),
     });
     expect(model.requests[0]!.messages.at(-1)!.content).toContain('only the blog');
+    model.script({ content: JSON.stringify({ includePaths: ['^/docs/.*'] }) });
+    const viaSdk = await firecrawl.crawlParamsPreview(`${site.url}/`, 'only the docs');
+    expect(viaSdk).toMatchObject({ url: `${site.url}/`, includePaths: ['^/docs/.*'] });
   });
 
   it('says so when the model cannot make sense of the prompt', async () => {
