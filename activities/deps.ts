@@ -2,6 +2,7 @@ import type { Db } from '../db/connect.js';
 import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
+import type { SearchProvider } from './search/provider.js';
 
 /** What activities need from the outside world; built only in worker/. */
 export interface ActivityDeps {
@@ -12,6 +13,10 @@ export interface ActivityDeps {
   proxies?: ProxyRoutes;
   /** The language model, when one is configured (llm/model-client.ts). */
   llm?: ModelClient;
+  /** Where /search looks (activities/search/providers.ts). @default the built-in index */
+  search?: SearchProvider;
+  /** RESULT_RETENTION_HOURS: the search index forgets pages scraped before it. @default 720 */
+  resultRetentionHours?: number;
   /** MEDIA_RETENTION_HOURS, for the purge. @default 24 */
   mediaRetentionHours?: number;
 }

@@ -16,6 +16,7 @@ import { createMapSiteActivity } from './map-site.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
+import { createRunSearchActivity } from './search.js';
 import { createRobotsLookup } from './site/site-rules.js';
 import { createStartCrawlActivity } from './start-crawl.js';
 
@@ -36,6 +37,7 @@ export function createActivities(deps: ActivityDeps) {
     previewCrawlParams: createPreviewCrawlParamsActivity(deps),
     expandExtractUrls: createExpandExtractUrlsActivity(deps, robotsFor),
     mergeExtractionResults: createMergeExtractionActivity(deps),
+    runSearch: createRunSearchActivity(deps),
   };
 }
 

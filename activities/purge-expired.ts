@@ -5,22 +5,29 @@
  */
 import { deleteExpiredMedia } from '../db/repositories/media.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
+import { purgeSearchIndex } from '../db/repositories/search-index.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface PurgeExpiredResult {
   jobs: number;
   tombstones: number;
   media: number;
+  /** Search index entries of pages scraped longer ago than results are kept. */
+  indexed: number;
 }
 
 /** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
 const DEFAULT_MEDIA_RETENTION_HOURS = 24;
+/** RESULT_RETENTION_HOURS's default, likewise. */
+const DEFAULT_RESULT_RETENTION_HOURS = 720;
 
 export function createPurgeExpiredActivity(deps: ActivityDeps) {
   return async function purgeExpired(): Promise<PurgeExpiredResult> {
     const jobs = await purgeExpiredJobs(deps.db);
     const tombstones = await deleteOldTombstones(deps.db);
     const media = await deleteExpiredMedia(deps.db, deps.mediaRetentionHours ?? DEFAULT_MEDIA_RETENTION_HOURS);
-    return { jobs, tombstones, media };
+    const retentionMs = (deps.resultRetentionHours ?? DEFAULT_RESULT_RETENTION_HOURS) * 3_600_000;
+    const indexed = await purgeSearchIndex(deps.db, new Date(Date.now() - retentionMs));
+    return { jobs, tombstones, media, indexed };
   };
 }

@@ -35,6 +35,7 @@ const WORKFLOW_ID_PREFIX: Record<JobKind, string> = {
   batch_scrape: 'batch',
   map: 'map',
   extract: 'extract',
+  search: 'search',
 };
 
 export function workflowIdFor(kind: JobKind, jobId: string): string {

@@ -25,7 +25,7 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
 }
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract';
+export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract' | 'search';
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobTable {
@@ -237,6 +237,22 @@ export interface TokenLedgerTable {
   created_at: CreatedAt;
 }
 
+/** The built-in search index: the newest stored version of each team URL (kept by a trigger on documents). */
+export interface SearchDocumentTable {
+  team_id: string;
+  url: string;
+  host: string;
+  title: string;
+  description: string;
+  content: string;
+  lang: string | null;
+  published_at: Date | null;
+  scraped_at: Date;
+  is_article: boolean;
+  images: JSONColumnType<{ alt: string; src: string }[]>;
+  tsv: ColumnType<string, never, never>;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -256,6 +272,7 @@ export interface Database {
   expired_jobs: ExpiredJobTable;
   webhook_failures: WebhookFailureTable;
   token_ledger: TokenLedgerTable;
+  search_documents: SearchDocumentTable;
 }
 
 export type Team = Selectable<TeamTable>;

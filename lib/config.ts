@@ -28,6 +28,8 @@
  * | OPENAI_API_KEY, OPENAI_BASE_URL | (none) | an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, LM Studio, OpenRouter) for json, summary and the other model features; the base URL defaults to OpenAI's |
  * | OLLAMA_BASE_URL | (none) | an Ollama server (e.g. http://127.0.0.1:11434), used through its OpenAI-compatible API; needs MODEL_NAME |
  * | MODEL_NAME | gpt-4o-mini with OpenAI | the model every feature uses |
+ * | SEARCH_PROVIDER | index, or searxng when SEARXNG_ENDPOINT is set | where /search looks: `index` (the team's own stored pages, in Postgres) or `searxng` |
+ * | SEARXNG_ENDPOINT | (none) | a SearXNG instance (e.g. http://127.0.0.1:8888) with `json` in its search.formats |
  * | LOG_LEVEL | info | pino log level |
  *
  * Bad values fail at start with the variable's name, never later at first use.
@@ -65,6 +67,8 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url().optional(),
   OLLAMA_BASE_URL: z.url().optional(),
   MODEL_NAME: z.string().min(1).max(200).optional(),
+  SEARCH_PROVIDER: z.enum(['index', 'searxng']).optional(),
+  SEARXNG_ENDPOINT: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -85,7 +89,13 @@ export interface Config {
   adblock: { listsDir: string | null; required: boolean };
   /** The language model, when one is configured; null turns the model features off (400 LLM_NOT_CONFIGURED). */
   model: ModelConfig | null;
+  search: SearchConfig;
   logLevel: string;
+}
+
+export interface SearchConfig {
+  provider: 'index' | 'searxng';
+  searxngEndpoint?: string;
 }
 
 export interface ModelConfig {
@@ -100,6 +110,14 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
 /** Firecrawl's self-host names: OPENAI_* for any OpenAI-compatible server, OLLAMA_BASE_URL for Ollama. */
+function searchConfig(e: z.infer<typeof envSchema>): SearchConfig {
+  const provider = e.SEARCH_PROVIDER ?? (e.SEARXNG_ENDPOINT ? 'searxng' : 'index');
+  if (provider === 'searxng' && !e.SEARXNG_ENDPOINT) {
+    throw new ConfigError('Invalid configuration:\n  SEARXNG_ENDPOINT: required with SEARCH_PROVIDER=searxng');
+  }
+  return { provider, ...(e.SEARXNG_ENDPOINT && { searxngEndpoint: e.SEARXNG_ENDPOINT }) };
+}
+
 function modelConfig(e: z.infer<typeof envSchema>): ModelConfig | null {
   if (e.OLLAMA_BASE_URL && (e.OPENAI_API_KEY || e.OPENAI_BASE_URL)) {
     throw new ConfigError('Invalid configuration:\n  set OLLAMA_BASE_URL or OPENAI_API_KEY/OPENAI_BASE_URL, not both');
@@ -153,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       required: e.ADBLOCK_LISTS_DIR !== undefined && e.ADBLOCK_LISTS_DIR !== 'none',
     },
     model: modelConfig(e),
+    search: searchConfig(e),
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -22,6 +22,7 @@ export const CREDIT_COSTS = Object.freeze({
   summaryFormat: 4,
   promptInjectionCheck: 4,
   changeTrackingJson: 4,
+  searchPerTenResults: 2,
   threatScanPerUrl: 2,
 });
 

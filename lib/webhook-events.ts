@@ -5,7 +5,7 @@
 import type { RetryPolicy } from '@temporalio/common';
 import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 
-export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract';
+export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract' | 'search';
 
 /** The payload's `type`, e.g. `crawl.page` or `batch_scrape.completed`. */
 export type WebhookEventType = `${WebhookJobKind}.${WebhookEventKind}`;

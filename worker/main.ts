@@ -11,6 +11,7 @@ import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createModelClient } from '../llm/model-client.js';
+import { createSearchProvider } from '../activities/search/providers.js';
 import { createWorker } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 
@@ -48,7 +49,9 @@ async function main(): Promise<void> {
         allowPrivateNetwork: config.allowPrivateNetwork,
         proxies: createProxyRoutes(config.proxies),
         mediaRetentionHours: config.media.retentionHours,
+        resultRetentionHours: config.results.retentionHours,
         llm: config.model ? createModelClient(config.model) : undefined,
+        search: createSearchProvider(config.search, db),
       }),
       maxConcurrentActivities: config.worker.activitySlots,
     });

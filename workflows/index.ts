@@ -6,3 +6,4 @@ export { scrapeWorkflow } from './scrape.js';
 export { purgeExpiredWorkflow } from './purge.js';
 export { crawlParamsPreviewWorkflow } from './crawl-params-preview.js';
 export { extractWorkflow } from './extract.js';
+export { searchWorkflow } from './search.js';

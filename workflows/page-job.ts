@@ -7,9 +7,9 @@
  * This function wires the handlers and decides how a run ends (finish, continue-as-new, cancel,
  * fail); the run's state and its page loop are in workflows/page-job-run.ts.
  */
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setHandler, sleep } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, setHandler, sleep } from '@temporalio/workflow';
 import { CREDITS_EXHAUSTED_WARNING } from '../lib/credits.js';
-import { fromFailure } from '../lib/errors.js';
+import { fromFailure, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import { bookkeepingActivities } from './activities.js';
 import { getProgressQuery, pagesAddedSignal } from './messages.js';
 import { PageJobRun, type PageJobInput, type PageJobResult } from './page-job-run.js';
@@ -112,7 +112,7 @@ async function beforeDeadline(deadlineAt: number, work: () => Promise<void>): Pr
     await scope.run(work);
   } catch (err) {
     if (timedOut && isCancellation(err)) {
-      throw ApplicationFailure.nonRetryable('The job did not finish within its timeout', 'JOB_TIMEOUT');
+      throw toApplicationFailure(new TrawlError('JOB_TIMEOUT', 'The job did not finish within its timeout'));
     }
     throw err;
   } finally {

@@ -92,6 +92,16 @@ export const extractStatus = z.looseObject({
   tokensUsed: z.number(),
 });
 
+export const searchResponse = z.looseObject({
+  success: z.literal(true),
+  data: z
+    .looseObject({ web: z.array(z.looseObject({ url: z.string() })).optional(), news: z.array(z.looseObject({ url: z.string() })).optional(), images: z.array(z.looseObject({ imageUrl: z.string() })).optional() })
+    .describe('Only the sources asked for (v1: a flat list of web results)'),
+  creditsUsed: z.number().optional(),
+  id: z.string().uuid().optional(),
+  warning: z.string().optional(),
+});
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

@@ -15,6 +15,7 @@ import * as resultRetention from './2026_11_24_000050_result_retention.js';
 import * as webhookFailures from './2026_11_24_000060_webhook_failures.js';
 import * as tokenLedger from './2026_11_25_000010_token_ledger.js';
 import * as changeSnapshotExtraction from './2026_11_25_000020_change_snapshot_extraction.js';
+import * as searchIndex from './2026_11_25_000100_search_index.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_000060_webhook_failures': webhookFailures,
   '2026_11_25_000010_token_ledger': tokenLedger,
   '2026_11_25_000020_change_snapshot_extraction': changeSnapshotExtraction,
+  '2026_11_25_000100_search_index': searchIndex,
 };

@@ -182,3 +182,29 @@ export async function listRunningCrawls(db: Db, teamId: string): Promise<Running
     .orderBy('id')
     .execute();
 }
+
+export interface JobDocument {
+  url: string;
+  status: 'completed' | 'failed';
+  document: Record<string, unknown> | null;
+  errorCode: string | null;
+  error: string | null;
+  creditsUsed: number;
+}
+
+/** Every settled document of a small job (a search's scraped results), bodies included. */
+export async function listJobDocuments(db: Db, jobId: string): Promise<JobDocument[]> {
+  const rows = await db
+    .selectFrom('documents')
+    .select(['url', 'status', 'document', 'error_code', 'error', 'credits_used'])
+    .where('job_id', '=', jobId)
+    .execute();
+  return rows.map((r) => ({
+    url: r.url,
+    status: r.status,
+    document: r.document as Record<string, unknown> | null,
+    errorCode: r.error_code,
+    error: r.error,
+    creditsUsed: r.credits_used,
+  }));
+}

@@ -13,7 +13,8 @@ export interface LedgerCharge {
   teamId: string;
   /** The job is also where the ledger finds the API key that started it. */
   jobId: string;
-  documentId: string;
+  /** Null for a charge that is not for a page (a search's results). */
+  documentId: string | null;
   /** The same for every attempt at the same work, e.g. `page:<job id>:<url key>`. */
   chargeKey: string;
   reason: string;

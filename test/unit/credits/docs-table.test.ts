@@ -43,6 +43,7 @@ describe('README.md plans table', () => {
       'prompt-injection check, when it runs': plus(pageCredits({ succeeded: true, promptInjectionChecked: true }) - base),
       '`changeTracking` json mode, when the model runs': plus(CREDIT_COSTS.changeTrackingJson),
       'an extract page (a scrape with `json`)': credits(base + CREDIT_COSTS.jsonFormat),
+      'search, per 10 results or part of 10': credits(CREDIT_COSTS.searchPerTenResults),
       'threat protection `normal`, per URL scanned': plus(pageCredits({ succeeded: true, threatScannedUrls: 1 }) - base),
       'enhanced or auto proxy': plus(0),
       'a failed page': credits(pageCredits({ succeeded: false })),

@@ -1,0 +1,121 @@
+/**
+ * The search of a search job (workflows/search.ts): ask the provider for each source, keep the
+ * results with the job, charge for them, and put the pages to scrape in the job's frontier. The
+ * scrapes themselves are the job's page loop, as a batch's are.
+ */
+import { Context } from '@temporalio/activity';
+import { addBatchPages } from '../db/repositories/batch.js';
+import { storeJobResult } from '../db/repositories/jobs.js';
+import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
+import { CREDIT_COSTS } from '../lib/credits.js';
+import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { parseTbs } from '../lib/search/tbs.js';
+import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import type { ActivityDeps } from './deps.js';
+import { withPageSignal } from './page/signal.js';
+import { requireCredits } from './page/team-budget.js';
+import { passesDomainFilters, type SearchCategory, type SearchResult, type SearchSource } from './search/provider.js';
+import { createIndexProvider } from './search/providers/index-provider.js';
+
+export interface SearchSourceRequest {
+  type: SearchSource;
+  tbs?: string;
+  lang?: string;
+  country?: string;
+  location?: string;
+}
+
+export interface RunSearchInput {
+  jobId: string;
+  teamId: string;
+  query: string;
+  /** Per source. */
+  limit: number;
+  sources: SearchSourceRequest[];
+  categories: SearchCategory[];
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  /** Put the web and news results in the frontier to be scraped. */
+  scrape: boolean;
+  /** Epoch ms: the request's one deadline. */
+  deadline: number;
+}
+
+export interface RunSearchResult {
+  results: number;
+  queued: number;
+}
+
+/** What the job row keeps for the API to answer with. */
+export interface SearchJobResult {
+  sources: Partial<Record<SearchSource, SearchResult[]>>;
+  /** The charge for the results themselves; scraped pages are charged with their documents. */
+  searchCredits: number;
+  warning?: string;
+}
+
+export function createRunSearchActivity(deps: ActivityDeps) {
+  const provider = deps.search ?? createIndexProvider(deps.db);
+  return async function runSearch(input: RunSearchInput): Promise<RunSearchResult> {
+    const cancelled = Context.current().cancellationSignal;
+    try {
+      return await withPageSignal(input.deadline, (signal) => search(input, signal));
+    } catch (err) {
+      if (cancelled.aborted) throw err;
+      throw toApplicationFailure(err);
+    }
+  };
+
+  async function search(input: RunSearchInput, signal: AbortSignal): Promise<RunSearchResult> {
+    const budget = await requireCredits(deps.db, input.teamId);
+    const sources: SearchJobResult['sources'] = {};
+    const warnings = new Set<string>();
+    await Promise.all(
+      input.sources.map(async (source) => {
+        const { results, warning } = await provider.search({
+          teamId: input.teamId,
+          query: input.query,
+          source: source.type,
+          limit: input.limit,
+          categories: input.categories,
+          range: parseTbs(source.tbs, new Date()),
+          lang: source.lang,
+          country: source.country,
+          location: source.location,
+          includeDomains: input.includeDomains,
+          excludeDomains: input.excludeDomains,
+          signal,
+        });
+        // Providers that cannot filter by domain (SearXNG) are filtered here; the index already was.
+        sources[source.type] = results.filter((r) => passesDomainFilters(r.url, input)).map((r, i) => ({ ...r, position: i + 1 }));
+        if (warning) warnings.add(warning);
+      }),
+    );
+    const count = Object.values(sources).reduce((n, list) => n + list.length, 0);
+    const searchCredits = CREDIT_COSTS.searchPerTenResults * Math.ceil(count / 10);
+    const result: SearchJobResult = { sources, searchCredits, ...(warnings.size > 0 && { warning: [...warnings].join(' ') }) };
+    const toScrape = input.scrape ? [...(sources.web ?? []), ...(sources.news ?? [])] : [];
+    const pages = new Map(toScrape.map((r) => [urlKey(normalizeUrl(r.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })), r.url]));
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        await recordCharge(trx, {
+          teamId: input.teamId,
+          jobId: input.jobId,
+          documentId: null,
+          chargeKey: `search:${input.jobId}`,
+          reason: 'search',
+          credits: searchCredits,
+          periodCredits: budget.plan.monthlyCredits,
+        });
+        await storeJobResult(trx, input.jobId, { ...result });
+        await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
+      });
+    } catch (err) {
+      if (err instanceof CreditLimitReached) {
+        throw new NonRetryablePageError('INSUFFICIENT_CREDITS', `Insufficient credits: this search costs ${searchCredits}`);
+      }
+      throw err;
+    }
+    return { results: count, queued: pages.size };
+  }
+}

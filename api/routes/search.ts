@@ -1,0 +1,104 @@
+/**
+ * POST /v2/search and /v1/search: a search job (workflows/search.ts) the request waits for. v2
+ * answers `{web?, news?, images?}` with only the sources asked for; v1 a flat list of web results.
+ * With `scrapeOptions.formats`, web and news results carry their scraped Document, or
+ * `metadata: {statusCode, error}` when their scrape failed.
+ */
+import { Router, type RequestHandler } from 'express';
+import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
+import { listJobDocuments, type JobDocument } from '../../db/repositories/crawl-read.js';
+import type { ErrorCode } from '../../lib/errors.js';
+import { findTeamJob } from '../../db/repositories/jobs.js';
+import type { SearchJobResult } from '../../activities/search.js';
+import { searchWorkflow } from '../../workflows/index.js';
+import type { SearchWorkflowInput } from '../../workflows/search.js';
+import type { AppDeps } from '../deps.js';
+import { httpError, STATUS_BY_CODE } from '../errors.js';
+import { startJob } from '../job-start.js';
+import { authOf } from '../middleware/auth.js';
+import { requireCredits } from '../middleware/credits.js';
+import { guard } from '../middleware/guard.js';
+import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
+import { searchRequestSchema, type SearchRequest } from '../schemas/search.js';
+import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
+
+export function searchRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const body = validatedBody(searchRequestSchema);
+  const checks = [...guard(deps, 'search', 'search'), body, requireCredits(deps)];
+  router.post('/v2/search', ...checks, runSearch(deps, 'v2', body));
+  router.post('/v1/search', ...checks, runSearch(deps, 'v1', body));
+  return router;
+}
+
+const searchTimeout = () => httpError('JOB_TIMEOUT', 'Search timed out');
+
+function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody<SearchRequest>): RequestHandler {
+  return async (req, res) => {
+    const body = validated.of(res);
+    const raw = req.body as { scrapeOptions?: { formats?: unknown } };
+    // Formats have a default; only formats the caller named mean "scrape the results".
+    const scrape = body.scrapeOptions !== undefined && Array.isArray(raw.scrapeOptions?.formats) && raw.scrapeOptions.formats.length > 0;
+    if (scrape) assertScrapeOptionsSupported(body.scrapeOptions!, deps.features);
+    const { teamId, keyId } = authOf(res);
+    const deadline = Date.now() + body.timeout;
+    const sources = body.sources.map((s) => {
+      const source = typeof s === 'string' ? { type: s } : s;
+      return { ...source, tbs: source.tbs ?? body.tbs, lang: source.lang ?? body.lang, country: source.country ?? body.country, location: source.location ?? body.location };
+    });
+    const { origin: _origin, integration: _integration, ...options } = body;
+    const { jobId, handle } = await startJob(deps, {
+      kind: 'search',
+      teamId,
+      apiKeyId: keyId,
+      url: null,
+      options,
+      workflow: searchWorkflow,
+      input: (id): SearchWorkflowInput => ({
+        jobId: id,
+        teamId,
+        kind: 'search',
+        scrapeOptions: body.scrapeOptions ?? scrapeOptionsSchema.parse({}),
+        deadlineAt: deadline,
+        search: {
+          query: body.query,
+          limit: body.limit,
+          sources,
+          categories: body.categories.map((c) => (typeof c === 'string' ? c : c.type)),
+          includeDomains: body.includeDomains,
+          excludeDomains: body.excludeDomains,
+          scrape,
+        },
+      }),
+      workflowExecutionTimeoutMs: body.timeout + DEADLINE_GRACE_MS * 3,
+    });
+    await awaitSyncJob(deps, res, { jobId, handle, deadline, expired: searchTimeout, timedOut: searchTimeout });
+
+    const [job, documents] = await Promise.all([findTeamJob(deps.db, teamId, jobId), scrape ? listJobDocuments(deps.db, jobId) : []]);
+    const result = job?.result as SearchJobResult | null | undefined;
+    if (!result) throw new Error(`search ${jobId}: result missing after success`);
+    const byUrl = new Map(documents.map((d) => [d.url, d]));
+    const withPage = <T extends { url: string }>(item: T) => (scrape ? { ...item, ...pageOf(byUrl.get(item.url)) } : item);
+    const data = {
+      ...(result.sources.web && { web: result.sources.web.map(withPage) }),
+      ...(result.sources.news && { news: result.sources.news.map(withPage) }),
+      ...(result.sources.images && { images: result.sources.images }),
+    };
+    const creditsUsed = result.searchCredits + documents.reduce((n, d) => n + d.creditsUsed, 0);
+    const warning = result.warning && { warning: result.warning };
+    if (version === 'v1') {
+      res.json({ success: true, data: data.web ?? [], ...warning });
+      return;
+    }
+    res.json({ success: true, data, creditsUsed, id: jobId, ...warning });
+  };
+}
+
+/** A result's scraped Document, or why it has none. */
+function pageOf(doc: JobDocument | undefined): Record<string, unknown> {
+  if (!doc) return { metadata: { statusCode: 0, error: 'Not scraped before the deadline' } };
+  if (doc.status === 'completed' && doc.document) return doc.document;
+  const status = STATUS_BY_CODE[(doc.errorCode ?? 'UNKNOWN_ERROR') as ErrorCode] ?? 500;
+  return { metadata: { statusCode: status, error: doc.error ?? 'Scrape failed', ...(doc.errorCode && { code: doc.errorCode }) } };
+}
