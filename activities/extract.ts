@@ -13,15 +13,21 @@ import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
 import { mergeExtraction } from '../llm/merge-extraction.js';
+import { searchQueryFromPrompt } from '../llm/search-query.js';
 import type { ActivityDeps } from './deps.js';
 import { createSiteMapper } from './map-site.js';
+import { modelFor } from './page/enrich/model.js';
 import { withPageSignal } from './page/signal.js';
+import { createIndexProvider } from './search/providers/index-provider.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
 export interface ExpandExtractUrlsInput {
   jobId: string;
+  teamId: string;
   /** Absolute URLs holding `*`, e.g. `https://example.com/blog/*`. */
   globs: string[];
+  /** Also read the pages a search for this prompt finds (no `urls`, or `enableWebSearch`). */
+  searchPrompt?: string;
   /** Most pages to add, over all globs. */
   limit: number;
   includeSubdomains: boolean;
@@ -48,6 +54,7 @@ export interface ExtractJobResult {
 
 export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const collect = createSiteMapper(deps, robotsFor);
+  const search = deps.search ?? createIndexProvider(deps.db);
   return async function expandExtractUrls(input: ExpandExtractUrlsInput): Promise<ExpandExtractUrlsResult> {
     const cancelled = Context.current().cancellationSignal;
     try {
@@ -73,6 +80,11 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
           if (pages.size >= input.limit) break;
           if (matches.test(url)) pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
         }
+      }
+      if (input.searchPrompt) {
+        const query = await searchQueryFromPrompt(modelFor(deps, { teamId: input.teamId, jobId: input.jobId }, 'extract-search'), input.searchPrompt, signal);
+        const { results } = await search.search({ teamId: input.teamId, query, source: 'web', limit: input.limit, categories: [], signal });
+        for (const { url } of results) pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
       }
       const added = await addBatchPages(deps.db, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
       return { added };

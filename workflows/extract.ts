@@ -11,7 +11,7 @@ export type ExtractWorkflowInput = Omit<PageJobInput, 'crawler'> & {
     /** The user's JSON Schema; pages answer a relaxed copy (nothing required), the merge must match this. */
     schema?: Record<string, unknown>;
     /** `/*` URLs to expand through map before the pages run. */
-    expand?: Omit<ExpandExtractUrlsInput, 'jobId' | 'deadline'>;
+    expand?: Omit<ExpandExtractUrlsInput, 'jobId' | 'teamId' | 'deadline'>;
   };
 };
 export type ExtractWorkflowResult = PageJobResult;
@@ -25,9 +25,9 @@ export async function extractWorkflow(input: ExtractWorkflowInput): Promise<Extr
   const { expand, schema } = input.extract;
   return runPageJob(input, (next) => continueAsNew<typeof extractWorkflow>({ ...input, ...next }), {
     seed: async () => {
-      if (!expand || expand.globs.length === 0) return;
+      if (!expand || (expand.globs.length === 0 && !expand.searchPrompt)) return;
       const deadline = Math.min(input.deadlineAt ?? Infinity, Date.now() + EXPAND_TIMEOUT_MS);
-      await pageActivities(deadline - Date.now()).expandExtractUrls({ jobId: input.jobId, deadline, ...expand });
+      await pageActivities(deadline - Date.now()).expandExtractUrls({ jobId: input.jobId, teamId: input.teamId, deadline, ...expand });
     },
     beforeComplete: () => bookkeepingActivities.mergeExtractionResults({ jobId: input.jobId, schema }),
   });

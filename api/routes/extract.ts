@@ -49,12 +49,6 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
       const problem = schemaProblem(body.schema);
       if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'schema' });
     }
-    // No search provider yet: a prompt alone, or web search, has no way to find pages.
-    if (!body.urls?.length || body.enableWebSearch) {
-      throw httpError('UNSUPPORTED_OPTION', 'Extract without urls, or with enableWebSearch, needs a search provider, which this deployment does not have', {
-        option: body.urls?.length ? 'enableWebSearch' : 'urls',
-      });
-    }
     const scrapeOptions: ScrapeOptions = {
       ...body.scrapeOptions,
       threatProtection: body.threatProtection ?? body.scrapeOptions.threatProtection,
@@ -74,14 +68,16 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
     const pages: { url: string; urlKey: string }[] = [];
     const globs: string[] = [];
     const invalidURLs: string[] = [];
-    for (const raw of body.urls) {
+    for (const raw of body.urls ?? []) {
       const url = absoluteHttpUrl(raw.replaceAll('*', 'x'));
       if (!url) invalidURLs.push(raw);
       else if (raw.includes('*')) globs.push(raw.trim());
       else pages.push({ url, urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })) });
     }
     if (invalidURLs.length > 0 && !body.ignoreInvalidURLs) throw httpError('INVALID_URL', 'Invalid URL', { invalidURLs });
-    if (pages.length + globs.length === 0) throw httpError('BAD_REQUEST', 'Bad Request: no valid URLs to extract from', { invalidURLs });
+    // Without URLs the pages come from a search for the prompt (the schema requires one or the other).
+    const searchPrompt = body.enableWebSearch || !body.urls?.length ? body.prompt : undefined;
+    if (pages.length + globs.length === 0 && !searchPrompt) throw httpError('BAD_REQUEST', 'Bad Request: no valid URLs to extract from', { invalidURLs });
 
     const { teamId, keyId } = authOf(res);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
@@ -106,8 +102,8 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
         ...(body.timeout !== undefined && { deadlineAt: Date.now() + body.timeout }),
         extract: {
           schema: body.schema,
-          ...(globs.length > 0 && {
-            expand: { globs, limit: body.limit, includeSubdomains: body.includeSubdomains, ignoreSitemap: body.ignoreSitemap },
+          ...((globs.length > 0 || searchPrompt) && {
+            expand: { globs, searchPrompt, limit: body.limit, includeSubdomains: body.includeSubdomains, ignoreSitemap: body.ignoreSitemap },
           }),
         },
       }),

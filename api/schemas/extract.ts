@@ -13,7 +13,7 @@ export const extractRequestSchema = z
     ignoreSitemap: z.boolean().default(false).describe('Expand `/*` URLs from links only'),
     includeSubdomains: z.boolean().default(true).describe('Let `/*` URLs expand to subdomains'),
     allowExternalLinks: z.boolean().default(false),
-    enableWebSearch: z.boolean().default(false).describe('Also read pages a search finds (needs a search provider)'),
+    enableWebSearch: z.boolean().default(false).describe('Also read the pages a search for the prompt finds (the team index, or SearXNG); always so without urls'),
     scrapeOptions: z
       .strictObject(scrapeOptionsShape)
       .superRefine(checkWaitForWithinTimeout)

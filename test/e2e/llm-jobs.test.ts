@@ -108,6 +108,20 @@ describe('extract', () => {
     expect(status).toMatchObject({ success: true, status: 'completed', data: done.data });
   });
 
+  it('without urls, reads the pages a search for the prompt finds in the team index', async () => {
+    model.reset();
+    // The index holds what the team stored with text: a scrape of the about page.
+    expect((await api('/v2/scrape', { body: { url: `${origin}/about`, formats: ['markdown'] } })).status).toBe(200);
+    const started = await api('/v2/extract', {
+      body: { prompt: 'Find the company name. query: Acme', schema: { type: 'object', properties: { company: { type: 'string' } }, required: ['company'] } },
+    });
+    expect(started.status).toBe(200);
+    const done = await waitForJobEnd(api, 'extract', started.body.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', data: { company: 'Acme Corp' } });
+    // The model turned the prompt into keywords first.
+    expect(model.requests[0]!.messages.at(-1)!.content).toContain('Request: Find the company name');
+  });
+
   it('keeps going when one page fails, and fails with the schema errors when the merge does not match', async () => {
     const dead = `http://127.0.0.1:${await closedPort()}/`;
     const ok = await api('/v2/extract', { body: { urls: [dead, `${origin}/about`], schema: { type: 'object', properties: { company: { type: 'string' } } } } });
