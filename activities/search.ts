@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { addBatchPages } from '../db/repositories/batch.js';
-import { storeJobResult } from '../db/repositories/jobs.js';
+import { completeJobWithResult, storeJobResult } from '../db/repositories/jobs.js';
 import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
@@ -35,7 +35,10 @@ export interface RunSearchInput {
   categories: SearchCategory[];
   includeDomains?: string[];
   excludeDomains?: string[];
-  /** Put the web and news results in the frontier to be scraped. */
+  /**
+   * Put the web and news results in the frontier to be scraped by the job's page loop; without
+   * it the job is complete when the results are stored.
+   */
   scrape: boolean;
   /** Epoch ms: the request's one deadline. */
   deadline: number;
@@ -107,8 +110,12 @@ export function createRunSearchActivity(deps: ActivityDeps) {
           credits: searchCredits,
           periodCredits: budget.plan.monthlyCredits,
         });
-        await storeJobResult(trx, input.jobId, { ...result });
-        await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
+        // Nothing to scrape: the search is the whole job, completed with its result here.
+        if (!input.scrape) await completeJobWithResult(trx, input.jobId, { ...result });
+        else {
+          await storeJobResult(trx, input.jobId, { ...result });
+          await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
+        }
       });
     } catch (err) {
       if (err instanceof CreditLimitReached) {

@@ -4,12 +4,14 @@ import { crawlComparison } from './crawl-comparison.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
 import { scrapeLatency } from './scrape-latency.js';
+import { searchLatency } from './search-latency.js';
 import { twoWorkers } from './two-workers.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   markdownThroughput,
   scrapeLatency({ name: 'scrape-static', variant: 'static', defaultCalls: 200, overheadTargetMs: 15 }),
   // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.
+  searchLatency,
   scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50 }),
   crawlComparison({
     name: 'static-crawl',

@@ -31,6 +31,9 @@ export interface BenchStack {
   readonly stack: Stack;
   readonly apiUrl: string;
   readonly apiKey: string;
+  /** The stack's own database and the team the key belongs to, for scenarios that seed data. */
+  readonly databaseUrl: string;
+  readonly teamId: string;
   readonly temporal: Client;
   /**
    * The API process. The Stack does not expose it, so it is found among this process's children
@@ -82,6 +85,8 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     stack,
     apiUrl: stack.apiUrl,
     apiKey,
+    databaseUrl,
+    teamId: team.id,
     temporal: new Client({ connection }),
     apiPid: () => {
       if (stack.apiPid === undefined) throw new Error('the API process is not running');
