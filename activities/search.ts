@@ -65,6 +65,8 @@ export function createRunSearchActivity(deps: ActivityDeps) {
       return await withPageSignal(input.deadline, (signal) => search(input, signal));
     } catch (err) {
       if (cancelled.aborted) throw err;
+      // The provider was cut off by the request's deadline, not broken.
+      if (Date.now() >= input.deadline) throw toApplicationFailure(new NonRetryablePageError('JOB_TIMEOUT', 'The search did not finish within its timeout'));
       throw toApplicationFailure(err);
     }
   };
