@@ -3,6 +3,7 @@ import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
+import type { RiskClassifier } from './threat/classifier.js';
 
 /** What activities need from the outside world; built only in worker/. */
 export interface ActivityDeps {
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   llm?: ModelClient;
   /** Where /search looks (activities/search/providers.ts). @default the built-in index */
   search?: SearchProvider;
+  /** Threat protection's classifier (activities/threat/classifier.ts); without one, mode normal meets the failure policy. */
+  threatClassifier?: RiskClassifier;
   /** RESULT_RETENTION_HOURS: the search index forgets pages scraped before it. @default 720 */
   resultRetentionHours?: number;
   /** MEDIA_RETENTION_HOURS, for the purge. @default 24 */

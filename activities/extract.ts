@@ -74,7 +74,7 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
           includeSubdomains: input.includeSubdomains,
           limit: Math.min(5000, input.limit * 50),
         });
-        const { links } = await collect({ jobId: input.jobId, url: base, options, deadline: input.deadline }, signal);
+        const { links } = await collect({ jobId: input.jobId, teamId: input.teamId, url: base, options, deadline: input.deadline }, signal);
         const matches = globPattern(glob, input.includeSubdomains);
         for (const { url } of links) {
           if (pages.size >= input.limit) break;

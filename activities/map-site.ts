@@ -34,10 +34,12 @@ import { transformContent } from '../scraper/html/content.js';
 import type { FetchedPage, TransformOptions } from '../scraper/types.js';
 import type { ActivityDeps } from './deps.js';
 import { withPageSignal } from './page/signal.js';
+import { pageThreatGate } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
 
 export interface MapSiteInput {
   jobId: string;
+  teamId: string;
   /** Absolute start URL. */
   url: string;
   options: MapOptions;
@@ -198,6 +200,9 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
   return async function mapSite(input: MapSiteInput): Promise<MapSiteResult> {
     const cancelled = Context.current().cancellationSignal;
     try {
+      // The start page and the sitemaps are fetched: threat protection rules on the site first.
+      const threat = await pageThreatGate(deps, input.teamId, input.options.threatProtection);
+      await threat?.check(input.url);
       return await withPageSignal(input.deadline, async (signal) => {
         const result = await beforeDeadline(collect(input, signal), signal, cancelled);
         // Sitemap reading stops at the deadline instead of failing, so a map that only ends there

@@ -32,9 +32,4 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
       if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.changeTracking.schema' });
     }
   }
-  if (options.threatProtection) {
-    throw httpError('FORBIDDEN', 'Forbidden: threat protection is not enabled for this team', {
-      option: 'threatProtection',
-    });
-  }
 }

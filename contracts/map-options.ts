@@ -1,7 +1,7 @@
 /** The options of a map (POST /v2/map without its url), shared by the API schema and the map activity. */
 import { z } from 'zod';
 import { httpHeadersSchema } from './http-headers.js';
-import { locationSchema } from './scrape-options.js';
+import { locationSchema, threatProtectionSchema } from './scrape-options.js';
 
 /** The map's time budget when the request sets no `timeout`. */
 export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
@@ -18,6 +18,7 @@ export const mapOptionsShape = {
   ignoreRobotsTxt: z.boolean().default(false),
   useIndex: z.boolean().default(true),
   filterByPath: z.boolean().default(true),
+  threatProtection: threatProtectionSchema.optional(),
 };
 
 export type MapOptions = z.infer<z.ZodObject<typeof mapOptionsShape>>;

@@ -145,14 +145,24 @@ const pdfParser = z.union([
   z.strictObject({ type: z.literal('pdf'), maxPages: z.number().int().min(1).max(10_000).optional() }),
 ]);
 
+/** A domain or wildcard glob (`*.example.com`, `ads-*.net`): no protocol, path or port. */
+const threatDomain = z
+  .string()
+  .max(253)
+  .regex(/^[a-zA-Z0-9*]([a-zA-Z0-9*.-]*[a-zA-Z0-9*])?$/, 'a domain or wildcard glob, without protocol, path or port');
+
 export const threatProtectionSchema = z.strictObject({
   mode: z.enum(['off', 'normal']).optional(),
   riskScoreThreshold: z.number().int().min(0).max(100).optional(),
-  blacklist: z.array(z.string().max(253)).max(1000).optional(),
-  whitelist: z.array(z.string().max(253)).max(1000).optional(),
-  blockedTlds: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(1000).optional(),
+  blacklist: z.array(threatDomain).max(1000).optional(),
+  whitelist: z.array(threatDomain).max(1000).optional(),
+  blockedTlds: z
+    .array(z.string().max(63).regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a lowercase TLD without a leading dot, e.g. zip or co.uk'))
+    .max(1000)
+    .optional(),
   failurePolicy: z.enum(['open', 'closed']).optional(),
 });
+export type ThreatProtectionOverride = z.infer<typeof threatProtectionSchema>;
 
 /** Fields of ScrapeOptions, kept as a plain shape so crawl and batch schemas can spread it. */
 export const scrapeOptionsShape = {

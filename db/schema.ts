@@ -253,6 +253,13 @@ export interface SearchDocumentTable {
   tsv: ColumnType<string, never, never>;
 }
 
+/** A team's threat-protection policy without `enabled` (db/repositories/threat-policy.ts). */
+export interface TeamThreatPolicyTable {
+  team_id: string;
+  policy: JSONColumnType<Record<string, unknown>>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -273,6 +280,7 @@ export interface Database {
   webhook_failures: WebhookFailureTable;
   token_ledger: TokenLedgerTable;
   search_documents: SearchDocumentTable;
+  team_threat_policies: TeamThreatPolicyTable;
 }
 
 export type Team = Selectable<TeamTable>;

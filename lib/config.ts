@@ -28,6 +28,11 @@
  * | OPENAI_API_KEY, OPENAI_BASE_URL | (none) | an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, LM Studio, OpenRouter) for json, summary and the other model features; the base URL defaults to OpenAI's |
  * | OLLAMA_BASE_URL | (none) | an Ollama server (e.g. http://127.0.0.1:11434), used through its OpenAI-compatible API; needs MODEL_NAME |
  * | MODEL_NAME | gpt-4o-mini with OpenAI | the model every feature uses |
+ * | THREAT_CLASSIFIER | builtin | threat protection's risk classifier: `builtin` (threat lists and URL heuristics, offline), `http` or `webrisk` |
+ * | THREAT_CLASSIFIER_URL | (none; Google's for webrisk) | the `http` classifier's endpoint (POST {url} → {score}), or a Web Risk `uris:search` URL |
+ * | WEB_RISK_API_KEY | (none) | Google Web Risk key, required with THREAT_CLASSIFIER=webrisk |
+ * | THREAT_LIST_FILES | (none) | comma-separated threat list files for the builtin classifier: URLhaus CSV dumps or host lists; reloaded when they change |
+ * | THREAT_CACHE_SECONDS | 3600 | how long a URL's verdict is reused |
  * | SEARCH_PROVIDER | index, or searxng when SEARXNG_ENDPOINT is set | where /search looks: `index` (the team's own stored pages, in Postgres) or `searxng` |
  * | SEARXNG_ENDPOINT | (none) | a SearXNG instance (e.g. http://127.0.0.1:8888) with `json` in its search.formats |
  * | LOG_LEVEL | info | pino log level |
@@ -68,6 +73,11 @@ const envSchema = z.object({
   OLLAMA_BASE_URL: z.url().optional(),
   MODEL_NAME: z.string().min(1).max(200).optional(),
   SEARCH_PROVIDER: z.enum(['index', 'searxng']).optional(),
+  THREAT_CLASSIFIER: z.enum(['builtin', 'http', 'webrisk']).default('builtin'),
+  THREAT_CLASSIFIER_URL: z.url().optional(),
+  WEB_RISK_API_KEY: z.string().min(1).optional(),
+  THREAT_LIST_FILES: z.string().optional(),
+  THREAT_CACHE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
   SEARXNG_ENDPOINT: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -90,7 +100,16 @@ export interface Config {
   /** The language model, when one is configured; null turns the model features off (400 LLM_NOT_CONFIGURED). */
   model: ModelConfig | null;
   search: SearchConfig;
+  threat: ThreatConfig;
   logLevel: string;
+}
+
+export interface ThreatConfig {
+  classifier: 'builtin' | 'http' | 'webrisk';
+  classifierUrl?: string;
+  webRiskApiKey?: string;
+  listFiles: string[];
+  cacheSeconds: number;
 }
 
 export interface SearchConfig {
@@ -110,6 +129,22 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
 /** Firecrawl's self-host names: OPENAI_* for any OpenAI-compatible server, OLLAMA_BASE_URL for Ollama. */
+function threatConfig(e: z.infer<typeof envSchema>): ThreatConfig {
+  if (e.THREAT_CLASSIFIER === 'http' && !e.THREAT_CLASSIFIER_URL) {
+    throw new ConfigError('Invalid configuration:\n  THREAT_CLASSIFIER_URL: required with THREAT_CLASSIFIER=http');
+  }
+  if (e.THREAT_CLASSIFIER === 'webrisk' && !e.WEB_RISK_API_KEY) {
+    throw new ConfigError('Invalid configuration:\n  WEB_RISK_API_KEY: required with THREAT_CLASSIFIER=webrisk');
+  }
+  return {
+    classifier: e.THREAT_CLASSIFIER,
+    ...(e.THREAT_CLASSIFIER_URL && { classifierUrl: e.THREAT_CLASSIFIER_URL }),
+    ...(e.WEB_RISK_API_KEY && { webRiskApiKey: e.WEB_RISK_API_KEY }),
+    listFiles: (e.THREAT_LIST_FILES ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+    cacheSeconds: e.THREAT_CACHE_SECONDS,
+  };
+}
+
 function searchConfig(e: z.infer<typeof envSchema>): SearchConfig {
   const provider = e.SEARCH_PROVIDER ?? (e.SEARXNG_ENDPOINT ? 'searxng' : 'index');
   if (provider === 'searxng' && !e.SEARXNG_ENDPOINT) {
@@ -172,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     model: modelConfig(e),
     search: searchConfig(e),
+    threat: threatConfig(e),
     logLevel: e.LOG_LEVEL,
   });
 }

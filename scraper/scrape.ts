@@ -39,6 +39,8 @@ export interface ScrapeRequest {
   signal: AbortSignal;
   /** Turns screenshot and PDF bytes into the Document's strings. @default data: URIs */
   publishMedia?: MediaPublisher;
+  /** See FetchRequest.checkUrl. */
+  checkUrl?: (url: string) => Promise<void>;
 }
 
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -64,6 +66,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     network: { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: options.skipTlsVerification },
     signal: req.signal,
     deadline: req.deadline,
+    checkUrl: req.checkUrl,
   };
   // One attempt through one proxy route; `auto` may make a second through the enhanced pool.
   const fetchVia = async ({ proxy }: ProxyRoute): Promise<FetchedPage> => {

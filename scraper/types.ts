@@ -60,6 +60,11 @@ export interface FetchRequest {
   signal: AbortSignal;
   /** Absolute wall-clock deadline (epoch ms) for the whole scrape. */
   deadline: number;
+  /**
+   * Refuses a URL the page would move to (threat protection): called for every redirect hop and
+   * every main-frame navigation after the first; throws to stop the scrape with its error.
+   */
+  checkUrl?: (url: string) => Promise<void>;
 }
 
 export interface BrowserFetchRequest extends FetchRequest {

@@ -5,6 +5,8 @@
  *   keys revoke <key id | key prefix>
  *   teams set NAME [--credits N] [--scrape-rpm N] ... [--concurrency N] [--zdr true|false] ...
  *   teams show NAME
+ *   threat-protection set TEAM --policy '<json>'   replaces the team's policy (contracts/threat-policy.ts)
+ *   threat-protection show TEAM                    prints it as JSON
  */
 import { parseArgs } from 'node:util';
 import { generateApiKey, hashApiKey, keyPrefix, SCOPES } from '../api/auth/api-keys.js';
@@ -15,7 +17,9 @@ import { countActiveSlots } from '../db/repositories/concurrency-slots.js';
 import { findTeamPlan, saveTeamPlan } from '../db/repositories/plans.js';
 import { findOrCreateTeam, findTeamByName } from '../db/repositories/teams.js';
 import { readPeriodUsage } from '../db/repositories/usage.js';
+import { readThreatPolicy, saveThreatPolicy } from '../db/repositories/threat-policy.js';
 import { setWebhookSecret } from '../db/repositories/webhook-secrets.js';
+import { threatPolicySchema } from '../contracts/threat-policy.js';
 import { loadConfig } from '../lib/config.js';
 import { creditsLeft } from '../lib/credits.js';
 import {
@@ -35,7 +39,9 @@ const USAGE = `usage:
   npm run admin -- teams set NAME [--credits N] [--tokens N] [--concurrency N]
       [${ENDPOINT_CLASSES.map((c) => `--${c}-rpm N`).join('] [')}]
       [--zdr true|false] [--threat-protection true|false] [--webhook-secret S]
-  npm run admin -- teams show NAME`;
+  npm run admin -- teams show NAME
+  npm run admin -- threat-protection set TEAM --policy '{"enabled":true,"mode":"normal",...}'
+  npm run admin -- threat-protection show TEAM`;
 
 class UsageError extends Error {}
 
@@ -43,7 +49,7 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { team: { type: 'string' }, scopes: { type: 'string' }, ...PLAN_OPTIONS },
+    options: { team: { type: 'string' }, scopes: { type: 'string' }, policy: { type: 'string' }, ...PLAN_OPTIONS },
   });
   const [group, command, arg] = positionals;
   const config = loadConfig();
@@ -55,6 +61,11 @@ async function main(argv: string[]): Promise<void> {
     if (group === 'teams') {
       if (command === 'set') return await setTeam(db, arg, values);
       if (command === 'show') return await showTeam(db, arg);
+      throw new UsageError(USAGE);
+    }
+    if (group === 'threat-protection') {
+      if (command === 'set') return await setThreatPolicy(db, arg, values.policy);
+      if (command === 'show') return await showThreatPolicy(db, arg);
       throw new UsageError(USAGE);
     }
     if (group !== 'keys') throw new UsageError(USAGE);
@@ -71,6 +82,28 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await db.destroy();
   }
+}
+
+async function setThreatPolicy(db: Db, team: string | undefined, json: string | undefined): Promise<void> {
+  if (!team || !json) throw new UsageError(USAGE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new UsageError('--policy must be JSON');
+  }
+  const parsed = threatPolicySchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`invalid policy: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(policy)'}: ${i.message}`).join('; ')}`);
+  const teamRow = await findOrCreateTeam(db, team);
+  await saveThreatPolicy(db, teamRow.id, parsed.data);
+  console.log(JSON.stringify(await readThreatPolicy(db, teamRow.id), null, 2));
+}
+
+async function showThreatPolicy(db: Db, team: string | undefined): Promise<void> {
+  if (!team) throw new UsageError(USAGE);
+  const teamRow = await findTeamByName(db, team);
+  if (!teamRow) throw new UsageError(`no team named ${team}`);
+  console.log(JSON.stringify(await readThreatPolicy(db, teamRow.id), null, 2));
 }
 
 async function createKey(db: Db, team: string | undefined, scopesArg: string | undefined): Promise<void> {

@@ -12,6 +12,7 @@ import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers.js';
+import { createRiskClassifier } from '../activities/threat/classifier.js';
 import { createWorker } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
         resultRetentionHours: config.results.retentionHours,
         llm: config.model ? createModelClient(config.model) : undefined,
         search: createSearchProvider(config.search, db),
+        threatClassifier: createRiskClassifier(config.threat),
       }),
       maxConcurrentActivities: config.worker.activitySlots,
     });

@@ -1,8 +1,10 @@
 /**
  * The page pipeline: every page Trawl scrapes passes these stages, in order.
  *
- *  1. admit   — the team has credits left and one of its concurrency slots (team-budget.ts,
- *               team-slot.ts); the work gets one AbortSignal for its deadline and cancellation.
+ *  1. admit   — the team has credits left, threat protection allows the URL (../threat/gate.ts,
+ *               which also guards every redirect hop and navigation of the fetch), and one of the
+ *               team's concurrency slots is free (team-budget.ts, team-slot.ts); the work gets one
+ *               AbortSignal for its deadline and cancellation.
  *  2. fetch   — from the team's page cache or the scraper (fetch.ts).
  *  3. enrich  — steps that add to the Document: change tracking, and any listed in enrich.ts.
  *  4. persist — the policy stores the Document with its charge in one transaction.
@@ -18,7 +20,9 @@ import { pageCredits } from '../../lib/credits.js';
 import type { TeamPlan } from '../../lib/plans.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
+import { pageThreatGate } from '../threat/gate.js';
 import { enrich, type EnrichStep } from './enrich.js';
+import { addWarning } from './enrich/model.js';
 import { fetchPage } from './fetch.js';
 import { mediaPublisher } from './media.js';
 import { withPageSignal } from './signal.js';
@@ -74,6 +78,8 @@ export async function runPage<Result>(
   policy: PagePolicy<Result>,
 ): Promise<Result | typeof NO_SLOT> {
   const budget = await requireCredits(deps.db, task.teamId);
+  const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection);
+  await threat?.check(task.url);
   const slotRequest = { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs };
   return withTeamSlot(deps.db, slotRequest, (slot) => {
     const deadline = policy.deadline();
@@ -90,6 +96,7 @@ export async function runPage<Result>(
         deadline,
         signal,
         publishMedia: mediaPublisher(deps.db, task),
+        checkUrl: threat?.check,
       };
       const { outcome, cacheCopy } = await fetchPage(request, deps, owner);
       policy.accept?.(outcome);
@@ -100,7 +107,8 @@ export async function runPage<Result>(
       );
       // Produced for the model formats only; the caller did not ask for it.
       if (!outputs.markdown) delete outcome.document.markdown;
-      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf }) + enrichCredits;
+      addWarning(outcome, threat?.warning);
+      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
       return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, slot, cacheCopy }, deps);
     });

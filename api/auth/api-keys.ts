@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Endpoint classes a key can be limited to (`keys create --scopes`). */
-export const SCOPES = ['scrape', 'crawl', 'map', 'search', 'extract', 'agent', 'usage'] as const;
+export const SCOPES = ['scrape', 'crawl', 'map', 'search', 'extract', 'agent', 'usage', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Keys look like Firecrawl's (`fc-...`) so tools that sanity-check the prefix accept them. */

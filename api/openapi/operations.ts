@@ -9,6 +9,7 @@ import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
 import { crawlParamsPreviewRequestSchema } from '../schemas/crawl-params-preview.js';
 import { extractRequestSchema } from '../schemas/extract.js';
 import { searchRequestSchema } from '../schemas/search.js';
+import { threatPolicySchema } from '../../contracts/threat-policy.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
@@ -52,6 +53,8 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Batch scrape status and documents', auth: true, query: statusQuerySchema, response: r.jobStatus, errors: [400, 404] })),
   ...both((v) => ({ method: 'get', path: `/${v}/batch/scrape/{id}/errors`, tag: 'Batch scrape', summary: 'Failed pages of a batch scrape', auth: true, response: r.jobErrors, errors: [400, 404] })),
   ...both((v) => ({ method: 'delete', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Cancel a batch scrape', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
+  { method: 'get', path: '/v2/team/threat-protection', tag: 'Team', summary: "The team's threat-protection policy (admin scope)", auth: true, response: r.threatPolicy, errors: [] },
+  { method: 'put', path: '/v2/team/threat-protection', tag: 'Team', summary: "Replace the team's threat-protection policy (admin scope)", auth: true, body: threatPolicySchema, response: r.threatPolicy, errors: [400] },
   ...both((v) => ({ method: 'post', path: `/${v}/search`, tag: 'Search', summary: 'Search the team index (or SearXNG), optionally scraping the results', auth: true, body: searchRequestSchema, response: r.searchResponse, errors: [400, 402, 408, 502, 503] })),
   ...both((v) => ({ method: 'post', path: `/${v}/extract`, tag: 'Extract', summary: 'Start an extract job: structured data from pages, by a language model', auth: true, body: extractRequestSchema, response: r.extractStarted, errors: [400, 402, 409, 422, 503] })),
   ...both((v) => ({ method: 'get', path: `/${v}/extract/{id}`, tag: 'Extract', summary: 'Extract job status and its answer', auth: true, response: r.extractStatus, errors: [400, 404] })),

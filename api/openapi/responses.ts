@@ -102,6 +102,8 @@ export const searchResponse = z.looseObject({
   warning: z.string().optional(),
 });
 
+export const threatPolicy = z.object({ success: z.literal(true), data: z.looseObject({ enabled: z.boolean(), mode: z.string() }) });
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

@@ -17,6 +17,7 @@ import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequest } from '../schemas/batch-scrape.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { mediaBaseUrl } from './media.js';
 
@@ -50,6 +51,7 @@ function startBatch(
     } = body;
     assertScrapeOptionsSupported(scrapeOptions, deps.features);
     const { teamId, keyId } = authOf(res);
+    await assertThreatOverrideAllowed(deps.db, teamId, scrapeOptions.threatProtection);
 
     const workflowInput = (jobId: string): BatchScrapeWorkflowInput => ({
       jobId,

@@ -14,6 +14,7 @@ import { publicBaseUrl } from '../public-url.js';
 import { crawlRequestSchema, crawlRequestV1Schema, type CrawlRequest } from '../schemas/crawl.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { refuseBlockedStartUrl } from '../target-check.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { mediaBaseUrl } from './media.js';
 
@@ -34,6 +35,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
     assertScrapeOptionsSupported(given.scrapeOptions, deps.features);
     if (given.prompt) requireModelForPrompt(deps, 'A crawl prompt');
     const { teamId, keyId } = authOf(res);
+    await assertThreatOverrideAllowed(deps.db, teamId, given.scrapeOptions.threatProtection);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
     await refuseBlockedStartUrl(deps, absoluteHttpUrl(given.url)!);
     const { body, promptWarning } = await withPromptOptions(deps, teamId, given, req.body);

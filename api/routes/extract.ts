@@ -23,6 +23,7 @@ import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { extractRequestSchema, type ExtractRequest } from '../schemas/extract.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 
 export function extractRoutes(deps: AppDeps): Router {
@@ -64,6 +65,7 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
       ],
     };
     assertScrapeOptionsSupported(scrapeOptions, deps.features);
+    await assertThreatOverrideAllowed(deps.db, authOf(res).teamId, scrapeOptions.threatProtection);
 
     const pages: { url: string; urlKey: string }[] = [];
     const globs: string[] = [];

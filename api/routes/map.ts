@@ -13,6 +13,7 @@ import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { mapRequestSchema, mapRequestV1Schema, type MapRequest } from '../schemas/map.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { refuseBlockedStartUrl } from '../target-check.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
 
 export function mapRoutes(deps: AppDeps): Router {
@@ -34,6 +35,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
     const { url, origin: _origin, integration: _integration, ...options } = body.of(res);
     const { teamId, keyId } = authOf(res);
     await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!);
+    await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
     const timeoutMs = options.timeout ?? MAP_DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const { jobId, handle } = await startJob(deps, {
@@ -43,7 +45,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
       url,
       options,
       workflow: mapWorkflow,
-      input: (id) => ({ jobId: id, url: absoluteHttpUrl(url)!, options, deadline }),
+      input: (id) => ({ jobId: id, teamId, url: absoluteHttpUrl(url)!, options, deadline }),
       workflowExecutionTimeoutMs: timeoutMs + DEADLINE_GRACE_MS * 3,
     });
     await awaitSyncJob(deps, res, { jobId, handle, deadline, expired: mapTimeout, timedOut: mapTimeout });

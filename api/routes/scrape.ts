@@ -12,6 +12,7 @@ import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
 import { mediaBaseUrl } from './media.js';
@@ -56,6 +57,7 @@ export async function runScrape(
   }
   assertScrapeOptionsSupported(options, deps.features);
   const { teamId, keyId } = authOf(res);
+  await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
   const deadline = Date.now() + options.timeout;
   let stored: ReturnType<AppDeps['storedScrapes']['wait']> | undefined;
   try {

@@ -20,6 +20,7 @@ import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { searchRequestSchema, type SearchRequest } from '../schemas/search.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
 
@@ -42,6 +43,7 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
     const scrape = body.scrapeOptions !== undefined && Array.isArray(raw.scrapeOptions?.formats) && raw.scrapeOptions.formats.length > 0;
     if (scrape) assertScrapeOptionsSupported(body.scrapeOptions!, deps.features);
     const { teamId, keyId } = authOf(res);
+    await assertThreatOverrideAllowed(deps.db, teamId, body.scrapeOptions?.threatProtection);
     const deadline = Date.now() + body.timeout;
     const sources = body.sources.map((s) => {
       const source = typeof s === 'string' ? { type: s } : s;

@@ -68,7 +68,9 @@ function tokenUsage(deps: AppDeps, version: Version): RequestHandler {
 
 function tokenUsageHistorical(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
-    const periods = await listTokenPeriods(deps.db, authOf(res).teamId);
+    const [{ usage }, periods] = await Promise.all([teamStandingOf(deps.db, res), listTokenPeriods(deps.db, authOf(res).teamId)]);
+    // The current period is always listed, with 0 before any model call in it.
+    if (!periods.some((p) => p.periodStart.getTime() === usage.periodStart.getTime())) periods.push({ periodStart: usage.periodStart, tokensUsed: 0 });
     res.json({
       success: true,
       periods: periods.map((p) => ({

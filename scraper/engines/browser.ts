@@ -13,7 +13,7 @@ import { lookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../contracts/scrape-options.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
-import type { BrowserPool, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
+import type { BrowserPool, Page, PageOptions, PageRequest, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
@@ -266,17 +266,53 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
   return headers;
 }
 
+/**
+ * Holds the page's main-frame navigations to `checkUrl`. Navigations a script, a meta refresh or
+ * a click starts are stopped before they are sent; Playwright does not route a redirect's next
+ * hop, so a server redirect to a refused URL is caught as it is requested, and the scrape fails
+ * with nothing of it returned.
+ */
+async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<() => void> {
+  const check = req.checkUrl;
+  if (!check) return () => undefined;
+  let refused: unknown;
+  const isMainNavigation = (request: PageRequest) => request.isNavigationRequest() && request.frame().parentFrame() === null;
+  await page.route('**/*', async (route, request) => {
+    if (!isMainNavigation(request) || request.url() === req.url) return route.fallback();
+    try {
+      await check(request.url());
+      return await route.fallback();
+    } catch (err) {
+      refused ??= err;
+      return route.abort('blockedbyclient').catch(() => undefined);
+    }
+  });
+  page.on('request', (request) => {
+    if (request.redirectedFrom() && isMainNavigation(request)) {
+      check(request.url()).catch((err: unknown) => {
+        refused ??= err;
+      });
+    }
+  });
+  return () => {
+    if (refused) throw refused;
+  };
+}
+
 async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
   const network = watchNetwork(page);
   const documents = watchDocuments(page);
+  const throwIfRefused = await guardNavigations(page, req);
   let navigation: PageResponse | null;
   try {
     navigation = await page.goto(req.url, { waitUntil: 'load', timeout: remainingMs(req) });
   } catch (err) {
+    throwIfRefused();
     const answer = [...documents.values()].at(-1);
     if (isAnsweredWithoutDocument(err, answer)) return captured(answer.url(), answer, { html: '' });
     throw err;
   }
+  throwIfRefused();
   if (navigation) await refuseBlocked(navigation);
 
   const settle = () => network.wait(SETTLE_QUIET_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
@@ -300,6 +336,8 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
       })
     : undefined;
 
+  // A script or an action may have navigated since the load.
+  throwIfRefused();
   const response = documents.get(withoutHash(page.url())) ?? navigation;
   if (!response) throw new PageError('SCRAPE_SITE_ERROR', `No response for ${req.url}`, { details: { url: req.url } });
   const headers = await refuseBlocked(response);

@@ -167,6 +167,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
         throw new NonRetryablePageError('SCRAPE_SITE_ERROR', message, { details: { url: url.href } });
       }
       const next = redirectTarget(url, location);
+      await req.checkUrl?.(next.href);
       if (next.hostname !== url.hostname) headers = withoutCredentials(headers);
       url = next;
     }

@@ -60,7 +60,7 @@ async function map(body: Record<string, unknown>): Promise<MapJobResult & { coun
   });
   const env = new MockActivityEnvironment(undefined, { logger: quietLogger });
   const deadline = Date.now() + (options.timeout ?? MAP_DEFAULT_TIMEOUT_MS);
-  const { count }: MapSiteResult = await env.run(mapSite, { jobId, url: absoluteHttpUrl(url)!, options, deadline });
+  const { count }: MapSiteResult = await env.run(mapSite, { jobId, teamId, url: absoluteHttpUrl(url)!, options, deadline });
   const job = await findTeamJob(testDb.db, teamId, jobId);
   return { count, ...(job!.result as unknown as MapJobResult) };
 }
