@@ -5,6 +5,11 @@ import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
 import type { RiskClassifier } from './threat/classifier.js';
 
+/** Where a worker counts the pages it scrapes (worker/telemetry.ts). */
+export interface PageMetrics {
+  observe(engine: string, outcome: 'completed' | 'failed', durationMs: number): void;
+}
+
 /** What activities need from the outside world; built only in worker/. */
 export interface ActivityDeps {
   db: Db;
@@ -18,6 +23,8 @@ export interface ActivityDeps {
   search?: SearchProvider;
   /** Threat protection's classifier (activities/threat/classifier.ts); without one, mode normal meets the failure policy. */
   threatClassifier?: RiskClassifier;
+  /** Page counts and durations for the worker's /metrics. */
+  pageMetrics?: PageMetrics;
   /** RESULT_RETENTION_HOURS: the search index forgets pages scraped before it. @default 720 */
   resultRetentionHours?: number;
   /** MEDIA_RETENTION_HOURS, for the purge. @default 24 */

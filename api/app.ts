@@ -1,5 +1,6 @@
 import express from 'express';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { createApiMetrics, metricsRoutes } from './metrics.js';
 import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
 import { crawlParamsPreviewRoutes } from './routes/crawl-params-preview.js';
@@ -24,7 +25,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   // `url` and `next` links are built from the request; trust forwarding headers from local proxies.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  const metrics = createApiMetrics(deps.db);
+  app.use(metrics.middleware);
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
+  app.use(metricsRoutes(metrics, deps.config.metrics.token));
   app.use(docsRoutes());
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));

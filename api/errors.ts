@@ -124,6 +124,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (err instanceof TrawlError) {
       const status = STATUS_BY_CODE[err.code] ?? 500;
+      // For the request metrics: refusals are counted by their code (api/metrics.ts).
+      res.locals.errorCode = err.code;
       res.status(status).json({
         success: false,
         code: err.code,

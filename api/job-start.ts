@@ -107,10 +107,11 @@ export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Prom
         workflowExecutionTimeout: start.workflowExecutionTimeoutMs,
       }),
     });
+    deps.log.info({ jobId, workflowId, teamId: start.teamId, kind: start.kind }, 'job: started');
     return { jobId, handle };
   } catch (err) {
     await setJobStatus(deps.db, jobId, 'failed', err instanceof Error ? err.message : String(err));
-    deps.log.warn({ err, jobId, kind: start.kind }, 'api: job could not be started');
+    deps.log.warn({ err, jobId, workflowId, teamId: start.teamId, kind: start.kind }, 'api: job could not be started');
     throw httpError('SERVICE_UNAVAILABLE', 'Service Unavailable: the job could not be started, try again');
   }
 }

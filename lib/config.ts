@@ -33,6 +33,8 @@
  * | WEB_RISK_API_KEY | (none) | Google Web Risk key, required with THREAT_CLASSIFIER=webrisk |
  * | THREAT_LIST_FILES | (none) | comma-separated threat list files for the builtin classifier: URLhaus CSV dumps or host lists; reloaded when they change |
  * | THREAT_CACHE_SECONDS | 3600 | how long a URL's verdict is reused |
+ * | METRICS_TOKEN | (none: open) | a bearer token GET /metrics then requires |
+ * | WORKER_METRICS_PORT | (none: off) | the port of a worker's own /metrics (browser pool and Temporal SDK metrics) |
  * | SEARCH_PROVIDER | index, or searxng when SEARXNG_ENDPOINT is set | where /search looks: `index` (the team's own stored pages, in Postgres) or `searxng` |
  * | SEARXNG_ENDPOINT | (none) | a SearXNG instance (e.g. http://127.0.0.1:8888) with `json` in its search.formats |
  * | LOG_LEVEL | info | pino log level |
@@ -73,6 +75,8 @@ const envSchema = z.object({
   OLLAMA_BASE_URL: z.url().optional(),
   MODEL_NAME: z.string().min(1).max(200).optional(),
   SEARCH_PROVIDER: z.enum(['index', 'searxng']).optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   THREAT_CLASSIFIER: z.enum(['builtin', 'http', 'webrisk']).default('builtin'),
   THREAT_CLASSIFIER_URL: z.url().optional(),
   WEB_RISK_API_KEY: z.string().min(1).optional(),
@@ -101,6 +105,7 @@ export interface Config {
   model: ModelConfig | null;
   search: SearchConfig;
   threat: ThreatConfig;
+  metrics: { token?: string; workerPort?: number };
   logLevel: string;
 }
 
@@ -208,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     model: modelConfig(e),
     search: searchConfig(e),
     threat: threatConfig(e),
+    metrics: { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT },
     logLevel: e.LOG_LEVEL,
   });
 }

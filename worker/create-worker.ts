@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { TrawlActivities } from '../activities/index.js';
+import { jobLogAttributes } from './telemetry.js';
 
 export interface CreateWorkerOptions {
   connection: NativeConnection;
@@ -29,5 +30,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 32,
     // Pages in flight get time to finish on a graceful stop; a crash is covered by heartbeats.
     shutdownGraceTime: '20s',
+    interceptors: { activity: [jobLogAttributes] },
   });
 }

@@ -15,10 +15,16 @@ import { createSearchProvider } from '../activities/search/providers.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
 import { createWorker } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
+import { createWorkerMetrics, installRuntime } from './telemetry.js';
+import { findFreePort } from '../scripts/ports.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { role: 'worker' });
+  const metricsPort = config.metrics.workerPort;
+  // Temporal's own exporter listens on loopback; the worker's /metrics appends what it serves.
+  const temporalMetricsPort = metricsPort ? await findFreePort() : undefined;
+  installRuntime(log, config.logLevel, temporalMetricsPort);
   const db = createDb(config.databaseUrl, {
     onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
   });
@@ -38,6 +44,8 @@ async function main(): Promise<void> {
     proxyServerFor: guard.urlFor,
     contentBlocker,
   });
+  const metrics = createWorkerMetrics(browser);
+  const metricsServer = metricsPort ? await metrics.start(metricsPort, temporalMetricsPort) : undefined;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
     const worker = await createWorker({
@@ -54,6 +62,7 @@ async function main(): Promise<void> {
         llm: config.model ? createModelClient(config.model) : undefined,
         search: createSearchProvider(config.search, db),
         threatClassifier: createRiskClassifier(config.threat),
+        pageMetrics: metrics.pages,
       }),
       maxConcurrentActivities: config.worker.activitySlots,
     });
@@ -63,6 +72,7 @@ async function main(): Promise<void> {
     await worker.run();
     log.info('worker: stopped');
   } finally {
+    metricsServer?.close();
     await browser.close();
     await guard.close();
     await connection.close();

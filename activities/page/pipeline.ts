@@ -27,9 +27,9 @@ import { fetchPage } from './fetch.js';
 import { mediaPublisher } from './media.js';
 import { withPageSignal } from './signal.js';
 import { requireCredits } from './team-budget.js';
-import { withTeamSlot, type HeldSlot, type NO_SLOT } from './team-slot.js';
+import { NO_SLOT, withTeamSlot, type HeldSlot } from './team-slot.js';
 
-export { NO_SLOT } from './team-slot.js';
+export { NO_SLOT };
 
 /** One page to run through the pipeline. */
 export interface PageTask {
@@ -77,6 +77,26 @@ export async function runPage<Result>(
   task: PageTask,
   policy: PagePolicy<Result>,
 ): Promise<Result | typeof NO_SLOT> {
+  if (!deps.pageMetrics) return runStages(deps, steps, task, policy);
+  const started = Date.now();
+  let engine = 'none';
+  try {
+    const result = await runStages(deps, steps, task, policy, (e) => (engine = e));
+    if (result !== NO_SLOT) deps.pageMetrics.observe(engine, 'completed', Date.now() - started);
+    return result;
+  } catch (err) {
+    deps.pageMetrics.observe(engine, 'failed', Date.now() - started);
+    throw err;
+  }
+}
+
+async function runStages<Result>(
+  deps: ActivityDeps,
+  steps: readonly EnrichStep[],
+  task: PageTask,
+  policy: PagePolicy<Result>,
+  fetchedWith?: (engine: string) => void,
+): Promise<Result | typeof NO_SLOT> {
   const budget = await requireCredits(deps.db, task.teamId);
   const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection);
   await threat?.check(task.url);
@@ -101,6 +121,7 @@ export async function runPage<Result>(
       const { outcome, cacheCopy } = await fetchPage(request, deps, owner);
       policy.accept?.(outcome);
       const fromCache = outcome.document.metadata.cacheState === 'hit';
+      fetchedWith?.(fromCache ? 'cache' : outcome.engine);
       const enrichCredits = await enrich(
         { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal },
         steps,

@@ -37,6 +37,7 @@ const VERSIONS = ['v1', 'v2'] as const;
 const both = (build: (v: (typeof VERSIONS)[number]) => Operation): Operation[] => VERSIONS.map(build);
 
 export const operations: Operation[] = [
+  { method: 'get', path: '/metrics', tag: 'Service', summary: 'Prometheus metrics (bearer METRICS_TOKEN when set)', auth: false, response: r.metricsText, errors: [401], produces: 'text/plain' },
   { method: 'get', path: '/health', tag: 'Service', summary: 'Health of the API, Postgres, Temporal and the workers', auth: false, response: r.health, errors: [503] },
   { method: 'post', path: '/v2/scrape', tag: 'Scrape', summary: 'Scrape one URL', auth: true, body: scrapeRequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
   { method: 'get', path: '/v2/scrape/{id}', tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] },

@@ -104,6 +104,8 @@ export const searchResponse = z.looseObject({
 
 export const threatPolicy = z.object({ success: z.literal(true), data: z.looseObject({ enabled: z.boolean(), mode: z.string() }) });
 
+export const metricsText = z.string().describe('Prometheus text exposition format');
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

@@ -36,7 +36,8 @@ function cancelJob(deps: AppDeps, kind: JobKind): RequestHandler {
     await deps.temporal.workflow
       .getHandle(job.workflow_id)
       .cancel()
-      .catch((err: unknown) => deps.log.warn({ err, jobId: job.id }, 'cancel: workflow not cancellable'));
+      .catch((err: unknown) => deps.log.warn({ err, jobId: job.id, workflowId: job.workflow_id, teamId: job.team_id }, 'cancel: workflow not cancellable'));
+    deps.log.info({ jobId: job.id, workflowId: job.workflow_id, teamId: job.team_id, kind: job.kind }, 'job: cancelled');
     res.json({ status: 'cancelled' });
   };
 }
