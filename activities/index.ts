@@ -3,6 +3,7 @@
  * `create<Name>Activity(deps)`, add it here, and call it from a workflow through a proxy in
  * workflows/activities.ts.
  */
+import { createAgentActivities } from './agent/run.js';
 import { createCrawlPageActivity } from './crawl-page.js';
 import { createDeliverWebhookActivity } from './deliver-webhook.js';
 import type { ActivityDeps } from './deps.js';
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     expandExtractUrls: createExpandExtractUrlsActivity(deps, robotsFor),
     mergeExtractionResults: createMergeExtractionActivity(deps),
     runSearch: createRunSearchActivity(deps),
+    ...createAgentActivities(deps, robotsFor),
   };
 }
 

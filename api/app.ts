@@ -12,6 +12,7 @@ import { jobStatusRoutes } from './routes/job-status.js';
 import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
 import { searchRoutes } from './routes/search.js';
+import { agentRoutes } from './routes/agent.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { scrapeRoutes } from './routes/scrape.js';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(mapRoutes(deps));
   app.use(extractRoutes(deps));
   app.use(searchRoutes(deps));
+  app.use(agentRoutes(deps));
   app.use(threatProtectionRoutes(deps));
   app.use(jobCancelRoutes(deps));
   app.use(crawlActiveRoutes(deps));

@@ -36,6 +36,7 @@ const WORKFLOW_ID_PREFIX: Record<JobKind, string> = {
   map: 'map',
   extract: 'extract',
   search: 'search',
+  agent: 'agent',
 };
 
 export function workflowIdFor(kind: JobKind, jobId: string): string {

@@ -25,7 +25,7 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
 }
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract' | 'search';
+export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract' | 'search' | 'agent';
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobTable {
@@ -260,6 +260,30 @@ export interface TeamThreatPolicyTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Agent runs (db/repositories/agent-runs.ts). */
+export interface AgentTraceEventTable {
+  run_id: string;
+  seq: number;
+  type: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  occurred_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+export interface AgentStepTable {
+  run_id: string;
+  step: number;
+  tool: string;
+  input: JSONColumnType<Record<string, unknown>>;
+  result: string;
+}
+
+export interface AgentSnapshotTable {
+  run_id: string;
+  snapshot_id: string;
+  content: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -281,6 +305,9 @@ export interface Database {
   token_ledger: TokenLedgerTable;
   search_documents: SearchDocumentTable;
   team_threat_policies: TeamThreatPolicyTable;
+  agent_trace_events: AgentTraceEventTable;
+  agent_steps: AgentStepTable;
+  agent_snapshots: AgentSnapshotTable;
 }
 
 export type Team = Selectable<TeamTable>;

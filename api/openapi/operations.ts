@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { batchScrapeRequestSchema } from '../schemas/batch-scrape.js';
 import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
 import { crawlParamsPreviewRequestSchema } from '../schemas/crawl-params-preview.js';
+import { agentRequestSchema } from '../schemas/agent.js';
 import { extractRequestSchema } from '../schemas/extract.js';
 import { searchRequestSchema } from '../schemas/search.js';
 import { threatPolicySchema } from '../../contracts/threat-policy.js';
@@ -56,6 +57,12 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'delete', path: `/${v}/batch/scrape/{id}`, tag: 'Batch scrape', summary: 'Cancel a batch scrape', auth: true, response: r.cancelled, errors: [400, 404, 409] })),
   { method: 'get', path: '/v2/team/threat-protection', tag: 'Team', summary: "The team's threat-protection policy (admin scope)", auth: true, response: r.threatPolicy, errors: [] },
   { method: 'put', path: '/v2/team/threat-protection', tag: 'Team', summary: "Replace the team's threat-protection policy (admin scope)", auth: true, body: threatPolicySchema, response: r.threatPolicy, errors: [400] },
+  { method: 'post', path: '/v2/agent', tag: 'Agent', summary: 'Start an agent run (needs a model)', auth: true, body: agentRequestSchema, response: r.agentStarted, errors: [400, 402, 422, 500] },
+  { method: 'get', path: '/v2/agent', tag: 'Agent', summary: 'List agent runs, 20 at a time (before=<unix ms>)', auth: true, response: r.agentList, errors: [400] },
+  { method: 'get', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Agent run status and result', auth: true, response: r.agentStatus, errors: [400, 404] },
+  { method: 'delete', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Cancel an agent run', auth: true, response: r.agentCancelled, errors: [400, 404, 409] },
+  { method: 'get', path: '/v2/agent/{id}/trace', tag: 'Agent', summary: "An agent run's ordered trace events", auth: true, response: r.agentTrace, errors: [400, 404] },
+  { method: 'get', path: '/v2/agent/{id}/snapshots/{snapshotId}', tag: 'Agent', summary: 'One snapshot of an agent run', auth: true, response: r.agentSnapshot, errors: [400, 404] },
   ...both((v) => ({ method: 'post', path: `/${v}/search`, tag: 'Search', summary: 'Search the team index (or SearXNG), optionally scraping the results', auth: true, body: searchRequestSchema, response: r.searchResponse, errors: [400, 402, 408, 502, 503] })),
   ...both((v) => ({ method: 'post', path: `/${v}/extract`, tag: 'Extract', summary: 'Start an extract job: structured data from pages, by a language model', auth: true, body: extractRequestSchema, response: r.extractStarted, errors: [400, 402, 409, 422, 503] })),
   ...both((v) => ({ method: 'get', path: `/${v}/extract/{id}`, tag: 'Extract', summary: 'Extract job status and its answer', auth: true, response: r.extractStatus, errors: [400, 404] })),

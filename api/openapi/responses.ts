@@ -106,6 +106,21 @@ export const threatPolicy = z.object({ success: z.literal(true), data: z.looseOb
 
 export const metricsText = z.string().describe('Prometheus text exposition format');
 
+export const agentStarted = z.object({ success: z.literal(true), id: z.string().uuid() });
+export const agentStatus = z.looseObject({
+  success: z.literal(true),
+  status: z.enum(['processing', 'completed', 'failed']),
+  data: z.unknown().optional().describe('The result, once completed'),
+  error: z.string().optional(),
+  model: z.literal('spark-2'),
+  expiresAt: z.string(),
+  creditsUsed: z.number(),
+});
+export const agentList = z.object({ success: z.literal(true), agents: z.array(z.looseObject({ id: z.string(), status: z.string() })), next: z.string().optional() });
+export const agentTrace = z.object({ success: z.literal(true), id: z.string(), events: z.array(z.looseObject({ type: z.string() })), creditsUsed: z.number() });
+export const agentSnapshot = z.object({ success: z.literal(true), id: z.string(), snapshotId: z.string(), snapshot: z.string() });
+export const agentCancelled = z.object({ success: z.literal(true) });
+
 export const cancelled = z.looseObject({ success: z.literal(true), status: z.literal('cancelled') });
 
 export const mapResponse = z.looseObject({

@@ -1,0 +1,98 @@
+/**
+ * The tools an agent run uses, over what Trawl already does: scrape (the pipeline's fetch stage,
+ * cache and threat protection included), map (the map's collector) and search (the configured
+ * provider). Each returns text for the transcript and what it costs, at the endpoints' rates.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { mapOptionsShape } from '../../contracts/map-options.js';
+import { resolveOutputs } from '../../contracts/page-outputs.js';
+import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
+import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
+import type { ActivityDeps } from '../deps.js';
+import { createSiteMapper } from '../map-site.js';
+import { fetchPage } from '../page/fetch.js';
+import { createIndexProvider } from '../search/providers/index-provider.js';
+import type { RobotsLookup } from '../site/site-rules.js';
+import { pageThreatGate } from '../threat/gate.js';
+
+export interface ToolCall {
+  runId: string;
+  teamId: string;
+  tool: 'search' | 'map' | 'scrape';
+  url?: string;
+  query?: string;
+  signal: AbortSignal;
+}
+
+export interface ToolOutcome {
+  /** For the transcript the model reads next (cut to a budget there). */
+  text: string;
+  /** A line for the trace. */
+  summary: string;
+  credits: number;
+}
+
+/** Most characters of a scraped page kept for the transcript. */
+const PAGE_TEXT_LIMIT = 20_000;
+const TOOL_TIMEOUT_MS = 60_000;
+const MAP_LINKS = 100;
+
+export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
+  const collect = createSiteMapper(deps, robotsFor);
+  const search = deps.search ?? createIndexProvider(deps.db);
+
+  return async function runTool(call: ToolCall): Promise<ToolOutcome> {
+    const deadline = Date.now() + TOOL_TIMEOUT_MS;
+    if (call.tool === 'search') {
+      const { results } = await search.search({ teamId: call.teamId, query: call.query ?? '', source: 'web', limit: 10, categories: [], signal: call.signal });
+      const lines = results.map((r) => `- ${r.url} | ${r.title}${'description' in r && r.description ? ` | ${r.description}` : ''}`);
+      return {
+        text: lines.join('\n') || 'No results.',
+        summary: `${results.length} result(s)`,
+        credits: CREDIT_COSTS.searchPerTenResults * Math.ceil(results.length / 10),
+      };
+    }
+    const url = call.url ?? '';
+    if (call.tool === 'map') {
+      const threat = await pageThreatGate(deps, call.teamId, undefined);
+      await threat?.check(url);
+      const options = z.object(mapOptionsShape).parse({ limit: MAP_LINKS });
+      const { links } = await collect({ jobId: call.runId, teamId: call.teamId, url, options, deadline }, call.signal);
+      return { text: links.map((l) => `- ${l.url}${l.title ? ` | ${l.title}` : ''}`).join('\n') || 'No links found.', summary: `${links.length} link(s)`, credits: pageCredits({ succeeded: true }) };
+    }
+    const options = scrapeOptionsSchema.parse({ formats: ['markdown'] });
+    const threat = await pageThreatGate(deps, call.teamId, undefined);
+    await threat?.check(url);
+    const { outcome } = await fetchPage(
+      { url, sourceUrl: url, options, outputs: resolveOutputs(options.formats), scrapeId: randomUUID(), deadline, signal: call.signal, checkUrl: threat?.check },
+      deps,
+      { teamId: call.teamId, jobId: call.runId, cacheReads: true },
+    );
+    const markdown = typeof outcome.document.markdown === 'string' ? outcome.document.markdown : '';
+    return {
+      text: `(HTTP ${outcome.statusCode})\n${markdown.slice(0, PAGE_TEXT_LIMIT)}`,
+      summary: `HTTP ${outcome.statusCode}, ${markdown.length} characters`,
+      credits: pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }),
+    };
+  };
+}
+
+/** Under strictConstrainToURLs: the URL is one of the run's URLs or a page below one. */
+export function allowedUrl(url: string, allowed: readonly string[]): boolean {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  return allowed.some((raw) => {
+    try {
+      const base = new URL(raw);
+      const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+      return target.origin === base.origin && (target.pathname === base.pathname || target.pathname.startsWith(prefix) || base.pathname === '/');
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * /v2/agent: start a run (workflows/agent.ts), read it, list runs, cancel, and read its trace and
+ * snapshots, with the seed's error texts. Cancelled runs read as `failed` with a cancellation
+ * message, as the seed's states table says.
+ */
+import { Router, type RequestHandler } from 'express';
+import { findSnapshot, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
+import { finishJob } from '../../db/repositories/jobs.js';
+import type { Job } from '../../db/schema.js';
+import { TrawlError } from '../../lib/errors.js';
+import { resolvePlan } from '../../lib/plans.js';
+import { findTeamPlan } from '../../db/repositories/plans.js';
+import { schemaProblem } from '../../llm/json-schema.js';
+import { agentWorkflow } from '../../workflows/index.js';
+import type { AppDeps } from '../deps.js';
+import { httpError } from '../errors.js';
+import { startJob } from '../job-start.js';
+import { isJobId, requireTeamJob } from '../job-view.js';
+import { authOf } from '../middleware/auth.js';
+import { requireCredits } from '../middleware/credits.js';
+import { guard } from '../middleware/guard.js';
+import { validatedBody } from '../middleware/validate.js';
+import { agentRequestSchema, STEPS_BY_EFFORT } from '../schemas/agent.js';
+
+const PAGE_SIZE = 20;
+const CANCELLED = 'The agent run was cancelled';
+
+export function agentRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const body = validatedBody(agentRequestSchema);
+  const read = guard(deps, 'agent', 'crawl-status');
+  router.post('/v2/agent', ...guard(deps, 'agent', 'agent'), body, requireCredits(deps), startAgent(deps, body));
+  router.get('/v2/agent', ...read, listAgents(deps));
+  router.get('/v2/agent/:id', ...read, async (req, res) => {
+    const job = await agentJob(deps, res, String(req.params.id));
+    const creditsUsed = await readRunCredits(deps.db, job.id);
+    const data = job.status === 'completed' ? await snapshotOf(deps, job) : undefined;
+    res.json({
+      success: true,
+      status: statusOf(job),
+      ...(data !== undefined && { data }),
+      ...(job.status === 'failed' && { error: job.error ?? 'The agent run failed' }),
+      ...(job.status === 'cancelled' && { error: CANCELLED }),
+      model: 'spark-2',
+      expiresAt: job.expires_at.toISOString(),
+      creditsUsed,
+    });
+  });
+  router.delete('/v2/agent/:id', ...read, async (req, res) => {
+    const job = await agentJob(deps, res, String(req.params.id));
+    if (job.status === 'cancelled') throw httpError('CONFLICT', 'Agent is already cancelled');
+    if (job.status !== 'scraping' || !(await finishJob(deps.db, job.id, 'cancelled', { error: CANCELLED }))) {
+      throw httpError('CONFLICT', job.status === 'scraping' ? 'Agent is already cancelled' : 'Agent already finished');
+    }
+    await deps.temporal.workflow
+      .getHandle(job.workflow_id)
+      .cancel()
+      .catch((err: unknown) => deps.log.warn({ err, jobId: job.id, workflowId: job.workflow_id, teamId: job.team_id }, 'agent: workflow not cancellable'));
+    deps.log.info({ jobId: job.id, workflowId: job.workflow_id, teamId: job.team_id }, 'job: cancelled');
+    res.json({ success: true });
+  });
+  router.get('/v2/agent/:id/trace', ...read, async (req, res) => {
+    const job = await spark2Job(deps, res, String(req.params.id), 'Trace is only available for Spark 2 extracts');
+    const [events, creditsUsed] = await Promise.all([listTraceEvents(deps.db, job.id), readRunCredits(deps.db, job.id)]);
+    res.json({ success: true, id: job.id, events: events.map((e) => ({ ...e.payload, occurredAt: e.occurred_at.toISOString() })), creditsUsed });
+  });
+  router.get('/v2/agent/:id/snapshots/:snapshotId', ...read, async (req, res) => {
+    const snapshotId = String(req.params.snapshotId);
+    const job = await spark2Job(deps, res, String(req.params.id), 'Snapshots are only available for Spark 2 extracts');
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(snapshotId)) throw httpError('BAD_REQUEST', 'Invalid snapshot ID');
+    const snapshot = await findSnapshot(deps.db, job.id, snapshotId);
+    if (!snapshot) throw httpError('NOT_FOUND', 'Snapshot not found');
+    res.json({ success: true, id: job.id, snapshotId, snapshot: JSON.stringify(snapshot.content) });
+  });
+  return router;
+}
+
+function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<typeof agentRequestSchema>>): RequestHandler {
+  return async (_req, res) => {
+    const body = validated.of(res);
+    const { teamId, keyId } = authOf(res);
+    if (resolvePlan(await findTeamPlan(deps.db, teamId)).zeroDataRetention) {
+      throw httpError('BAD_REQUEST', 'Your team has zero data retention enabled. This is not supported on extract.');
+    }
+    if (!deps.features.llmConfigured) {
+      throw httpError('LLM_NOT_CONFIGURED', 'Agent runs need a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', { option: 'prompt' });
+    }
+    if (body.schema) {
+      const problem = schemaProblem(body.schema);
+      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'schema' });
+    }
+    const { origin: _o, integration: _i, ...options } = body;
+    try {
+      const { jobId } = await startJob(deps, {
+        kind: 'agent',
+        teamId,
+        apiKeyId: keyId,
+        url: body.urls?.[0] ?? null,
+        options,
+        workflow: agentWorkflow,
+        input: (runId) => ({
+          runId,
+          teamId,
+          prompt: body.prompt,
+          schema: body.schema,
+          urls: body.urls ?? [],
+          strictConstrainToURLs: body.strictConstrainToURLs,
+          maxCredits: body.maxCredits,
+          maxSteps: STEPS_BY_EFFORT[body.effort],
+        }),
+      });
+      res.json({ success: true, id: jobId });
+    } catch (err) {
+      // startJob failed the row; the seed's wording for a run that could not be submitted.
+      if (err instanceof TrawlError && err.code === 'SERVICE_UNAVAILABLE') throw httpError('AGENT_START_FAILED', 'Failed to passthrough agent request.');
+      throw err;
+    }
+  };
+}
+
+function listAgents(deps: AppDeps): RequestHandler {
+  return async (req, res) => {
+    const before = Number(req.query.before);
+    let query = deps.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('team_id', '=', authOf(res).teamId)
+      .where('kind', '=', 'agent')
+      .where('expires_at', '>', new Date())
+      .orderBy('created_at', 'desc')
+      .limit(PAGE_SIZE + 1);
+    if (req.query.before !== undefined) {
+      if (!Number.isFinite(before)) throw httpError('BAD_REQUEST', 'before must be a unix timestamp in milliseconds');
+      query = query.where('created_at', '<', new Date(before));
+    }
+    const rows = await query.execute();
+    const page = rows.slice(0, PAGE_SIZE);
+    const last = page.at(-1);
+    res.json({
+      success: true,
+      agents: page.map((job) => {
+        const options = job.options as { prompt?: string; urls?: string[]; schema?: unknown };
+        return {
+          id: job.id,
+          createdAt: job.created_at.toISOString(),
+          targetHint: options.urls?.[0] ?? '',
+          origin: 'api',
+          settings: { hidden: false, starred: false },
+          status: statusOf(job),
+          options: { prompt: options.prompt ?? '', urls: options.urls, schema: options.schema },
+        };
+      }),
+      ...(rows.length > PAGE_SIZE && last && { next: `${req.protocol}://${req.get('host')}/v2/agent?before=${last.created_at.getTime()}` }),
+    });
+  };
+}
+
+function statusOf(job: Job): 'processing' | 'completed' | 'failed' {
+  if (job.status === 'scraping') return 'processing';
+  return job.status === 'completed' ? 'completed' : 'failed';
+}
+
+async function snapshotOf(deps: AppDeps, job: Job): Promise<unknown> {
+  const snapshotId = (job.result as { snapshotId?: string } | null)?.snapshotId;
+  return snapshotId ? (await findSnapshot(deps.db, job.id, snapshotId))?.content : undefined;
+}
+
+async function agentJob(deps: AppDeps, res: Parameters<RequestHandler>[1], id: string): Promise<Job> {
+  if (!isJobId(id)) throw httpError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.');
+  try {
+    return await requireTeamJob(deps.db, authOf(res).teamId, id, ['agent']);
+  } catch (err) {
+    if (err instanceof TrawlError && err.code === 'JOB_NOT_FOUND') throw httpError('JOB_NOT_FOUND', 'Agent job not found');
+    throw err;
+  }
+}
+
+/** The run, or the seed's 400 for an extract job's id (extract is the generation before spark-2). */
+async function spark2Job(deps: AppDeps, res: Parameters<RequestHandler>[1], id: string, olderGeneration: string): Promise<Job> {
+  if (isJobId(id)) {
+    const extract = await requireTeamJob(deps.db, authOf(res).teamId, id, ['extract']).catch(() => undefined);
+    if (extract) throw httpError('BAD_REQUEST', olderGeneration);
+  }
+  return agentJob(deps, res, id);
+}
