@@ -158,6 +158,19 @@ const OPTION_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   timeout: edgeNumber,
   waitFor: edgeNumber,
   maxAge: edgeNumber,
+  query: nastyString,
+  sources: fc.oneof(fc.array(fc.oneof(fc.constantFrom('web', 'news', 'images'), fc.record({ type: nastyString, tbs: nastyString })), { maxLength: 3 }), anyValue),
+  categories: fc.oneof(fc.array(fc.constantFrom('github', 'research', 'pdf', 'x'), { maxLength: 3 }), anyValue),
+  tbs: fc.oneof(fc.constantFrom('qdr:d', 'qdr:w2', 'cdr:1,cd_min:1/1/2020', 'cdr:1,cd_min:13/45/0'), nastyString),
+  lang: nastyString,
+  includeDomains: fc.oneof(fc.array(nastyString, { maxLength: 2 }), anyValue),
+  excludeDomains: fc.oneof(fc.array(nastyString, { maxLength: 2 }), anyValue),
+  schema: fc.oneof(anyValue, deepValue),
+  showSources: anyValue,
+  maxCredits: edgeNumber,
+  model: fc.oneof(fc.constantFrom('spark-2', 'spark-1-mini'), nastyString),
+  effort: fc.oneof(fc.constantFrom('low', 'high'), nastyString),
+  threatProtection: fc.oneof(fc.record({ mode: nastyString, riskScoreThreshold: edgeNumber, blacklist: fc.array(nastyString, { maxLength: 2 }) }), anyValue),
 };
 const OTHER_KEYS = [
   'onlyMainContent', 'includeTags', 'excludeTags', 'waitFor', 'mobile', 'timeout', 'proxy', 'maxAge', 'parsers',
@@ -193,11 +206,24 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
   { path: '/v1/batch/scrape', keys: BATCH_KEYS, base: () => ({ urls: [site.url('/docs/a')] }) },
   { path: '/v2/map', keys: MAP_KEYS, base: () => ({ url: site.url('/') }) },
   { path: '/v1/map', keys: MAP_KEYS, base: () => ({ url: site.url('/') }) },
+  ...['/v2/search', '/v1/search'].map((path) => ({
+    path,
+    keys: ['query', 'limit', 'sources', 'categories', 'tbs', 'lang', 'includeDomains', 'excludeDomains', 'timeout', 'scrapeOptions'],
+    base: () => ({ query: 'docs' }),
+  })),
+  ...['/v2/extract', '/v1/extract'].map((path) => ({
+    path,
+    keys: ['urls', 'prompt', 'schema', 'limit', 'scrapeOptions', 'timeout', 'showSources', 'threatProtection'],
+    base: () => ({ urls: [site.url('/docs/a')], prompt: 'x' }),
+  })),
+  { path: '/v2/agent', keys: ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort'], base: () => ({ prompt: 'x' }) },
+  { path: '/v2/crawl/params-preview', keys: ['url', 'prompt'], base: () => ({ url: site.url('/'), prompt: 'x' }) },
 ];
 
-const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v2/media/'];
-const ID_SUFFIXES = ['', '/errors', '/'];
+const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/'];
+const ID_SUFFIXES = ['', '/errors', '/', '/trace', '/snapshots/x'];
 const GET_PATHS = [
+  '/v2/agent', '/v2/team/threat-protection', '/openapi.json',
   '/v1/crawl/active', '/v2/crawl/active', '/v1/crawl/ongoing', '/v2/crawl/ongoing',
   ...['v1', 'v2'].flatMap((v) =>
     ['team/credit-usage', 'team/credit-usage/historical', 'team/token-usage', 'team/token-usage/historical',
