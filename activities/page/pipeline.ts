@@ -98,7 +98,7 @@ async function runStages<Result>(
   fetchedWith?: (engine: string) => void,
 ): Promise<Result | typeof NO_SLOT> {
   const budget = await requireCredits(deps.db, task.teamId);
-  const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection);
+  const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection, budget.plan.threatProtection);
   await threat?.check(task.url);
   const slotRequest = { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs };
   return withTeamSlot(deps.db, slotRequest, (slot) => {

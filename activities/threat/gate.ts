@@ -29,8 +29,18 @@ const RULE_TEXT: Record<ThreatVerdict['rule'], string> = {
   default: 'the default',
 };
 
-/** The page's gate, or undefined when threat protection does not apply to this team and request. */
-export async function pageThreatGate(deps: ActivityDeps, teamId: string, override: ThreatProtectionOverride | undefined): Promise<PageThreatGate | undefined> {
+/**
+ * The page's gate, or undefined when threat protection does not apply to this team and request.
+ * `planEnabled`, when the caller already read the team's plan, spares the policy read for the
+ * teams without the feature (most pages).
+ */
+export async function pageThreatGate(
+  deps: ActivityDeps,
+  teamId: string,
+  override: ThreatProtectionOverride | undefined,
+  planEnabled?: boolean,
+): Promise<PageThreatGate | undefined> {
+  if (planEnabled === false && !override) return undefined;
   const teamPolicy = await readThreatPolicy(deps.db, teamId);
   const applied = applyOverride(teamPolicy, override);
   // The API refused these already; a policy changed since the request was accepted lands here.
