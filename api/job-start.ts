@@ -15,6 +15,9 @@ import { httpError } from './errors.js';
 
 const idempotencyKeySchema = z.uuid();
 
+/** How long a workflow start may take before the request gets its 503. */
+const START_DEADLINE_MS = 5_000;
+
 /** Reads `x-idempotency-key`; a reused key is a 409 before anything is created. */
 export async function checkIdempotencyKey(deps: AppDeps, req: Request, teamId: string): Promise<string | null> {
   const raw = req.get('x-idempotency-key');
@@ -100,14 +103,17 @@ export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Prom
   await insertRunningJob(deps, jobId, workflowId, start);
   try {
     await start.beforeStart?.(jobId);
-    const handle = await deps.temporal.workflow.start(start.workflow, {
-      workflowId,
-      args: [start.input(jobId)],
-      ...jobWorkflowOptions(deps, start.teamId, start.kind),
-      ...(start.workflowExecutionTimeoutMs !== undefined && {
-        workflowExecutionTimeout: start.workflowExecutionTimeoutMs,
+    // A Temporal that does not answer is a prompt 503, not a client left waiting on gRPC retries.
+    const handle = await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      deps.temporal.workflow.start(start.workflow, {
+        workflowId,
+        args: [start.input(jobId)],
+        ...jobWorkflowOptions(deps, start.teamId, start.kind),
+        ...(start.workflowExecutionTimeoutMs !== undefined && {
+          workflowExecutionTimeout: start.workflowExecutionTimeoutMs,
+        }),
       }),
-    });
+    );
     deps.log.info({ jobId, workflowId, teamId: start.teamId, kind: start.kind }, 'job: started');
     return { jobId, handle };
   } catch (err) {

@@ -18,6 +18,11 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
   // Without a listener, pg rethrows an idle connection's error and the process dies. The pool has
   // already dropped that connection and the next query opens a fresh one, so it is not fatal.
-  pool.on('error', options.onIdleConnectionError ?? (() => undefined));
+  const onError = options.onIdleConnectionError ?? (() => undefined);
+  pool.on('error', onError);
+  // A checked-out connection is the pool's no longer: if Postgres drops it between two queries of
+  // a transaction, pg emits 'error' on the client itself, which would kill the process. The query
+  // in progress fails on its own, and pg-pool discards the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', onError));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

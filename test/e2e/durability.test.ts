@@ -16,6 +16,7 @@ import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { getProgressQuery } from '../../workflows/messages.js';
 import { apiClient } from '../helpers/api-client.js';
+import { crawlChecks } from '../helpers/crawl-checks.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
 import { E2E_ENV } from './global-setup.js';
@@ -42,7 +43,13 @@ beforeAll(async () => {
   const key = generateApiKey();
   await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(key), keyPrefix: keyPrefix(key), scopes: null });
   api = apiClient(stack.apiUrl, key);
+  ({ completedPages, waitForPages, expectEveryPageOnce: everyPageOnce } = crawlChecks(db, api));
 });
+
+let completedPages: ReturnType<typeof crawlChecks>['completedPages'];
+let waitForPages: ReturnType<typeof crawlChecks>['waitForPages'];
+let everyPageOnce: ReturnType<typeof crawlChecks>['expectEveryPageOnce'];
+const expectEveryPageOnce = (jobId: string, site: BigSite) => everyPageOnce(jobId, site.pages);
 
 afterAll(async () => {
   await stack?.stop();
@@ -57,54 +64,6 @@ async function startCrawl(site: BigSite, extra: Record<string, unknown> = {}): P
   });
   expect(res.status).toBe(200);
   return res.body.id;
-}
-
-async function completedPages(jobId: string): Promise<number> {
-  const { count } = await db
-    .selectFrom('documents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'completed')
-    .executeTakeFirstOrThrow();
-  return count;
-}
-
-async function waitForPages(jobId: string, atLeast: number, timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  while ((await completedPages(jobId)) < atLeast) {
-    if (Date.now() > until) throw new Error(`fewer than ${atLeast} pages after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Polls status through the API (tolerating the API being down) until the crawl is terminal. */
-async function waitForEnd(jobId: string, timeoutMs = 300_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(`/v2/crawl/${jobId}?limit=1`).catch(() => undefined);
-    if (res?.status === 200 && res.body.status !== 'scraping') return res.body;
-    if (Date.now() > until) throw new Error(`crawl ${jobId} still running after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Every page of the site is stored exactly once, and the counts agree. */
-async function expectEveryPageOnce(jobId: string, site: BigSite) {
-  const status = await waitForEnd(jobId);
-  expect(status.status).toBe('completed');
-  expect(status.completed).toBe(site.pages);
-  expect(status.total).toBe(site.pages);
-  const rows = await db.selectFrom('documents').select(['url', 'status']).where('job_id', '=', jobId).execute();
-  expect(rows).toHaveLength(site.pages);
-  expect(new Set(rows.map((r) => r.url)).size).toBe(site.pages);
-  expect(rows.every((r) => r.status === 'completed')).toBe(true);
-  const open = await db
-    .selectFrom('crawl_pages')
-    .select('url')
-    .where('job_id', '=', jobId)
-    .where('status', '!=', 'completed')
-    .execute();
-  expect(open).toEqual([]);
 }
 
 describe('scale', () => {
