@@ -45,6 +45,15 @@ describe('SSRF protection (the default)', () => {
     ['localhost', () => `${site.url.replace('127.0.0.1', 'localhost')}/final`],
     ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
     ['a private range', () => 'http://10.0.0.1/'],
+    ['loopback in decimal', () => `http://2130706433:${new URL(site.url).port}/final`],
+    ['loopback in octal', () => `http://0177.0.0.1:${new URL(site.url).port}/final`],
+    ['loopback in hex', () => `http://0x7f.0x0.0x0.0x1:${new URL(site.url).port}/final`],
+    ['loopback shortened (127.1)', () => `http://127.1:${new URL(site.url).port}/final`],
+    ['0.0.0.0', () => `http://0.0.0.0:${new URL(site.url).port}/final`],
+    ['IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${new URL(site.url).port}/final`],
+    ['IPv4-compatible IPv6 loopback', () => `http://[::7f00:1]:${new URL(site.url).port}/final`],
+    ['the IPv6 unspecified address', () => `http://[::]:${new URL(site.url).port}/final`],
+    ['IPv6 loopback', () => `http://[::1]:${new URL(site.url).port}/final`],
   ])('refuses %s with 403 SSRF_BLOCKED', async (_what, url) => {
     const res = await api('/v2/scrape', { body: { url: url(), timeout: 5000 } });
     expect(res.status).toBe(403);
@@ -61,6 +70,22 @@ describe('SSRF protection (the default)', () => {
     expect(res.body).toMatchObject({ success: false, code: 'SSRF_BLOCKED' });
     const active = await api('/v2/crawl/active');
     expect(active.body.crawls).toEqual([]);
+  });
+
+  it('refuses the pages of a batch, listing them in /errors, and its webhook to a private target', async () => {
+    const started = await api('/v2/batch/scrape', {
+      body: { urls: [`${site.url}/final`, 'http://[::ffff:7f00:1]/'], webhook: { url: `${site.url}/hook`, events: ['completed'] } },
+    });
+    expect(started.status).toBe(200);
+    let errors: { errors: { code: string }[]; webhookFailures: { code: string; final: boolean }[] } | undefined;
+    for (let i = 0; i < 200; i++) {
+      errors = (await api(`/v2/batch/scrape/${started.body.id}/errors`)).body;
+      if (errors!.webhookFailures.some((w) => w.final)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(errors!.errors.map((e) => e.code)).toEqual(['SSRF_BLOCKED', 'SSRF_BLOCKED']);
+    expect(errors!.webhookFailures).toContainEqual(expect.objectContaining({ code: 'WEBHOOK_TARGET_BLOCKED', final: true }));
+    expect(site.requests.filter((r) => r.includes('/hook'))).toEqual([]);
   });
 
   it('refuses in the browser engine too', async () => {
