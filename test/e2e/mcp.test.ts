@@ -1,0 +1,84 @@
+/**
+ * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
+ * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
+ * list its tools, then scrape, map, crawl and check the crawl, against fixture sites.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/paths.js';
+import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { e2eContext } from './context.js';
+
+const { apiUrl, apiKey } = e2eContext();
+let client: Client;
+let site: FixtureSite;
+let crawlSite: CrawlSite;
+const stderr: string[] = [];
+
+/** A tool's text answer, parsed when it is JSON. */
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json?: any }> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text?: string }[] };
+  const text = result.content.map((c) => c.text ?? '').join('\n');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { isError: result.isError === true, text, json };
+}
+
+beforeAll(async () => {
+  [site, crawlSite] = await Promise.all([startFixtureSite(), startCrawlSite()]);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['node_modules/firecrawl-mcp/dist/index.js'],
+    cwd: projectRoot,
+    env: { ...(process.env as Record<string, string>), FIRECRAWL_API_URL: apiUrl, FIRECRAWL_API_KEY: apiKey },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  client = new Client({ name: 'trawl-e2e', version: '1.0.0' });
+  await client.connect(transport);
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  await Promise.all([site?.close(), crawlSite?.close()]);
+});
+
+describe('firecrawl-mcp against Trawl', () => {
+  it('lists its tools', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['firecrawl_scrape', 'firecrawl_map', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_search', 'firecrawl_extract']));
+  });
+
+  it('scrapes a page to markdown', async () => {
+    const res = await call('firecrawl_scrape', { url: `${site.url}/article`, formats: ['markdown'] });
+    expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
+    expect(res.json?.markdown ?? res.text).toContain('# Durable Crawling');
+  });
+
+  it('maps a site', async () => {
+    const res = await call('firecrawl_map', { url: crawlSite.url('/') });
+    expect(res.isError, res.text).toBe(false);
+    expect(res.text).toContain(crawlSite.url('/docs/a'));
+  });
+
+  it('crawls a site and checks the crawl until it completes', async () => {
+    const started = await call('firecrawl_crawl', { url: crawlSite.url('/'), limit: 5, sitemap: 'skip' });
+    expect(started.isError, started.text).toBe(false);
+    const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(started.text)?.[0];
+    expect(id, started.text).toBeDefined();
+    let status = '';
+    for (let i = 0; i < 100 && !status.includes('completed'); i++) {
+      const res = await call('firecrawl_check_crawl_status', { id });
+      expect(res.isError, res.text).toBe(false);
+      status = res.text;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(status).toContain('completed');
+  });
+});
