@@ -17,6 +17,7 @@ import { startStack, type Stack } from '../../scripts/stack.js';
 import { getProgressQuery } from '../../workflows/messages.js';
 import { apiClient } from '../helpers/api-client.js';
 import { crawlChecks } from '../helpers/crawl-checks.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
 import { E2E_ENV } from './global-setup.js';
@@ -106,6 +107,29 @@ describe('crashes and restarts', () => {
       await expectEveryPageOnce(jobId, site);
     } finally {
       await site.close();
+    }
+  });
+
+  it('finishes a batch whose only worker is SIGKILLed mid-batch, with deliveries in flight repeated under their own ids only', async () => {
+    const site = await startBigSite(150, { delayMs: 30 });
+    const hooks = await startWebhookReceiver({ delayMs: 300 });
+    try {
+      const urls = Array.from({ length: site.pages }, (_, i) => site.url.replace(/\/p\/0$/, `/p/${i}`));
+      const res = await api('/v2/batch/scrape', { body: { urls, maxConcurrency: 8, webhook: { url: hooks.url, events: ['page', 'completed'] } } });
+      expect(res.status).toBe(200);
+      const jobId = res.body.id as string;
+      await waitForPages(jobId, 40);
+      await stack.workers[0]!.kill('SIGKILL');
+      await stack.startWorker();
+      await everyPageOnce(jobId, site.pages, 'batch/scrape');
+      await hooks.waitFor('batch_scrape.completed', 120_000);
+      const pages = hooks.deliveries.filter((d) => d.body.type === 'batch_scrape.page');
+      const scrapeIds = new Set(pages.map((d) => (d.body.data[0] as { metadata: { scrapeId: string } }).metadata.scrapeId));
+      // Every page's event arrived; one that was re-sent after the kill kept its webhookId, so a receiver can drop it.
+      expect(scrapeIds.size).toBe(site.pages);
+      expect(new Set(pages.map((d) => d.body.webhookId)).size).toBe(site.pages);
+    } finally {
+      await Promise.all([site.close(), hooks.close()]);
     }
   });
 

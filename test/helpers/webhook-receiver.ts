@@ -18,7 +18,8 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** `delayMs` holds each answer back, so a delivery can be in flight when its sender dies. */
+export async function startWebhookReceiver(options: { delayMs?: number } = {}): Promise<WebhookReceiver> {
   const deliveries: Delivery[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +27,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       deliveries.push({ headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200).end('ok');
+      setTimeout(() => res.writeHead(200).end('ok'), options.delayMs ?? 0);
     });
   });
   server.listen(0, '127.0.0.1');
