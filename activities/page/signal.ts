@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { deadlineSignal } from '../../lib/deadline-signal.js';
 
 /** Heartbeats must arrive well inside the 20 s heartbeat timeout set in workflows/activities.ts. */
 const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -10,10 +11,11 @@ const HEARTBEAT_INTERVAL_MS = 2_000;
 export async function withPageSignal<T>(deadline: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
-  const signal = AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(Math.max(0, deadline - Date.now()))]);
+  const bounded = deadlineSignal(ctx.cancellationSignal, deadline - Date.now());
   try {
-    return await work(signal);
+    return await work(bounded.signal);
   } finally {
     clearInterval(heartbeat);
+    bounded.clear();
   }
 }

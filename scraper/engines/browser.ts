@@ -12,6 +12,7 @@
 import { lookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../contracts/scrape-options.js';
+import { deadlineSignal } from '../../lib/deadline-signal.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
 import type { BrowserPool, Page, PageOptions, PageRequest, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
@@ -447,7 +448,8 @@ async function toScrapeError(err: unknown, req: BrowserFetchRequest, signal: Abo
 export async function fetchWithBrowser(pool: BrowserPool, req: BrowserFetchRequest): Promise<FetchedPage> {
   const budget = req.deadline - Date.now();
   if (req.signal.aborted || budget <= 0) throw timeoutError(req, req.signal.reason);
-  const signal = AbortSignal.any([req.signal, AbortSignal.timeout(budget)]);
+  const deadline = deadlineSignal(req.signal, budget);
+  const { signal } = deadline;
   try {
     return await pool.withPage(pageOptionsFor(req, signal), (page) => render(page, req, signal));
   } catch (err) {
@@ -457,5 +459,7 @@ export async function fetchWithBrowser(pool: BrowserPool, req: BrowserFetchReque
       throw inner;
     });
     throw mapped;
+  } finally {
+    deadline.clear();
   }
 }
