@@ -3,13 +3,11 @@
  * results matching the schema, the credit cap, refusal, cancellation, trace and snapshots, the
  * seed's agent errors, and the official SDK's agent methods.
  */
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
+import { startPageServer, type PageServer } from '../helpers/page-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 import { startModelStack, type ModelStack } from './llm-stack.js';
@@ -25,7 +23,7 @@ const SCHEMA = { type: 'object', properties: { products: { type: 'array', items:
 
 let stack: ModelStack;
 let model: FakeModelServer;
-let site: http.Server;
+let site: PageServer;
 let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
@@ -53,14 +51,8 @@ async function traceOf(id: string) {
 }
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const body = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!body) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>Shop</title></head><body><article>${body}</article></body></html>`);
-  });
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPageServer(PAGES, 'Shop');
+  origin = site.origin;
   stack = await startModelStack('trawl-agent');
   model = stack.model;
   const key = await createKeyWithCli(databaseUrl, 'agent-team');
@@ -70,7 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 describe('agent runs', () => {

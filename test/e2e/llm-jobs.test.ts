@@ -4,14 +4,12 @@
  * the fake OpenAI-compatible server, which answers schema fields from labelled values in the page
  * ("company: Acme"), so merged answers follow the pages.
  */
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
+import { startPageServer, type PageServer } from '../helpers/page-server.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { e2eContext } from './context.js';
@@ -36,24 +34,14 @@ const SCHEMA = {
 
 let stack: ModelStack;
 let model: FakeModelServer;
-let site: http.Server;
+let site: PageServer;
 let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const body = PAGES[path];
-    if (path === '/robots.txt' || path.endsWith('.xml') || !body) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${path}</title></head><body>${body}</body></html>`);
-  });
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPageServer(PAGES);
+  origin = site.origin;
   stack = await startModelStack('trawl-llm-jobs');
   model = stack.model;
   const key = await createKeyWithCli(databaseUrl, 'llm-jobs-team');
@@ -63,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 describe('extract', () => {
