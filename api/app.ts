@@ -21,12 +21,13 @@ import { teamUsageRoutes } from './routes/team-usage.js';
 import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
-export function createApp(deps: AppDeps): express.Express {
+export function createApp(appDeps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // `url` and `next` links are built from the request; trust forwarding headers from local proxies.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  const metrics = createApiMetrics(deps.db);
+  const metrics = createApiMetrics(appDeps.db);
+  const deps: AppDeps = { ...appDeps, metrics };
   app.use(metrics.middleware);
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
   app.use(metricsRoutes(metrics, deps.config.metrics.token));

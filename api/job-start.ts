@@ -114,6 +114,7 @@ export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Prom
         }),
       }),
     );
+    deps.metrics?.jobStarted(start.kind);
     deps.log.info({ jobId, workflowId, teamId: start.teamId, kind: start.kind }, 'job: started');
     return { jobId, handle };
   } catch (err) {

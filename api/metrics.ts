@@ -8,12 +8,15 @@ import { Router as createRouter } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { JobKind } from '../db/schema.js';
 import { httpError } from './errors.js';
 
 export interface ApiMetrics {
   registry: Registry;
   /** Times and counts every request by its route pattern (not its URL: ids would explode the series). */
   middleware: RequestHandler;
+  /** Counts a job whose workflow started (api/job-start.ts); a counter, so rates survive the purge of old rows. */
+  jobStarted(kind: JobKind): void;
 }
 
 /** Codes of the answers that refuse work for a team's limits. */
@@ -37,6 +40,7 @@ export function createApiMetrics(db: Db): ApiMetrics {
     labelNames: ['code', 'route'],
     registers: [registry],
   });
+  const started = new Counter({ name: 'trawl_jobs_started_total', help: 'Jobs this API process started, by kind', labelNames: ['kind'], registers: [registry] });
   new Gauge({
     name: 'trawl_jobs',
     help: 'Jobs in Postgres by kind and status (scraping = running); every job ever started until retention purges it',
@@ -85,7 +89,7 @@ export function createApiMetrics(db: Db): ApiMetrics {
     });
     next();
   };
-  return { registry, middleware };
+  return { registry, middleware, jobStarted: (kind) => started.inc({ kind }) };
 }
 
 /**

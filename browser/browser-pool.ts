@@ -165,12 +165,20 @@ export interface PageOptions {
 }
 
 export interface BrowserPoolStats {
-  /** Browsers launched so far. */
+  /** Browsers launched so far: the first, and every relaunch after a crash, retirement or idle close. */
   launches: number;
+  /** Browsers that disconnected without being closed (crashed or killed). */
+  crashes: number;
+  /** Browsers running now, retired ones finishing their last pages included. */
+  browsersOpen: number;
   /** Pages handed to callers so far. */
   pagesServed: number;
   /** Contexts open right now. */
   openPages: number;
+  /** Calls holding one of the `maxConcurrentPages` slots now (a page open, or being set up). */
+  slotsInUse: number;
+  /** Calls queued for a slot now. */
+  slotsWaiting: number;
 }
 
 export interface BrowserPool {
@@ -395,6 +403,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   let launching: Promise<Launched> | undefined;
   let launchSeq = 0;
   let launches = 0;
+  let crashes = 0;
   let pagesServed = 0;
   let openPages = 0;
   let closed = false;
@@ -437,6 +446,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   function onDisconnected(launched: Launched): void {
     launched.lost.abort(new PageError('SERVICE_UNAVAILABLE', 'The browser disconnected'));
     if (launched.closing) return;
+    crashes++;
     log?.warn({ marker: launched.marker }, 'browser-pool: browser disconnected; the next page launches a new one');
     retire(launched);
     live.delete(launched);
@@ -603,7 +613,15 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   return {
     id,
     withPage,
-    stats: () => ({ launches, pagesServed, openPages }),
+    stats: () => ({
+      launches,
+      crashes,
+      browsersOpen: live.size,
+      pagesServed,
+      openPages,
+      slotsInUse: slots.inUse,
+      slotsWaiting: slots.waiting,
+    }),
     close,
   };
 }

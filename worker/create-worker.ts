@@ -19,6 +19,8 @@ export interface CreateWorkerOptions {
 }
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Bundled with the workflows: a prebuilt bundle must name them too (bundleWorkflowCode's workflowInterceptorModules). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/job-context.ts', import.meta.url))];
 
 export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -30,6 +32,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 32,
     // Pages in flight get time to finish on a graceful stop; a crash is covered by heartbeats.
     shutdownGraceTime: '20s',
-    interceptors: { activity: [jobLogAttributes] },
+    interceptors: { activity: [jobLogAttributes], ...(!options.workflowBundle && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
   });
 }

@@ -7,9 +7,11 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { DefaultLogger, Runtime, type ActivityInterceptorsFactory, type LogLevel } from '@temporalio/worker';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PageMetrics } from '../activities/deps.js';
-import type { BrowserPool } from '../browser/browser-pool.js';
+import type { BrowserPool, BrowserPoolStats } from '../browser/browser-pool.js';
+import { JOB_CONTEXT_HEADER, type JobContext } from '../lib/job-context.js';
 import type { Logger } from '../lib/log.js';
 
 const LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };
@@ -25,22 +27,23 @@ export function installRuntime(log: Logger, level: string, temporalMetricsPort?:
   });
 }
 
-/** Adds the job, team and URL an activity works for to its log lines (Temporal adds the workflow id). */
+/**
+ * Adds the job and team an activity works for to its log lines; Temporal adds the workflow id,
+ * activity type and attempt. The workflow sends them in a header (workflows/job-context.ts).
+ */
 export const jobLogAttributes: ActivityInterceptorsFactory = () => {
-  let attributes: Record<string, unknown> = {};
+  let job: JobContext | undefined;
   return {
     inbound: {
       execute(input, next) {
-        const first = input.args[0] as Record<string, unknown> | undefined;
-        if (first && typeof first === 'object') {
-          attributes = Object.fromEntries(['jobId', 'teamId'].filter((k) => typeof first[k] === 'string').map((k) => [k, first[k]]));
-        }
+        const header = input.headers[JOB_CONTEXT_HEADER];
+        job = header && defaultPayloadConverter.fromPayload<JobContext>(header);
         return next(input);
       },
     },
     outbound: {
       getLogAttributes(input, next) {
-        return next({ ...input, ...attributes });
+        return next({ ...input, ...job });
       },
     },
   };
@@ -51,13 +54,29 @@ export interface WorkerMetrics {
   start(port: number, temporalMetricsPort?: number): Promise<Server>;
 }
 
-export function createWorkerMetrics(browser: BrowserPool): WorkerMetrics {
+/** The pool's figures: gauges for what is in use now, counters for what has happened so far. */
+const BROWSER_GAUGES: [string, keyof BrowserPoolStats, string][] = [
+  ['trawl_browsers_open', 'browsersOpen', 'Browsers running now, retired ones finishing their last pages included'],
+  ['trawl_browser_contexts_open', 'openPages', 'Browser contexts open now (one per page)'],
+  ['trawl_browser_pages_in_use', 'slotsInUse', 'Browser page slots taken now (BROWSER_PAGES_PER_WORKER is the most)'],
+  ['trawl_browser_pages_waiting', 'slotsWaiting', 'Pages queued for a browser page slot now'],
+];
+const BROWSER_COUNTERS: [string, keyof BrowserPoolStats, string][] = [
+  ['trawl_browser_launches_total', 'launches', 'Browsers launched: the first, then relaunches after a crash, retirement or idle close'],
+  ['trawl_browser_crashes_total', 'crashes', 'Browsers that disconnected without being closed'],
+  ['trawl_browser_pages_served_total', 'pagesServed', 'Browser pages handed out'],
+];
+
+export function createWorkerMetrics(browser: Pick<BrowserPool, 'stats'>): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'trawl_worker_' });
-  const stats = () => browser.stats();
-  new Gauge({ name: 'trawl_browser_contexts_open', help: 'Browser contexts (one per page in use) open now', registers: [registry], collect() { this.set(stats().openPages); } });
-  new Gauge({ name: 'trawl_browser_launches', help: 'Browsers launched by this worker (the first, then relaunches after crashes or retirement)', registers: [registry], collect() { this.set(stats().launches); } });
-  new Gauge({ name: 'trawl_browser_pages_served', help: 'Browser pages handed out by this worker', registers: [registry], collect() { this.set(stats().pagesServed); } });
+  for (const [name, field, help] of BROWSER_GAUGES) {
+    new Gauge({ name, help, registers: [registry], collect() { this.set(browser.stats()[field]); } });
+  }
+  for (const [name, field, help] of BROWSER_COUNTERS) {
+    // The pool keeps the totals; prom-client counters only move up, so each scrape restates them.
+    new Counter({ name, help, registers: [registry], collect() { this.reset(); this.inc(browser.stats()[field]); } });
+  }
   const scraped = new Counter({ name: 'trawl_pages_scraped_total', help: 'Pages this worker scraped, by engine and outcome', labelNames: ['engine', 'outcome'], registers: [registry] });
   const seconds = new Histogram({
     name: 'trawl_page_scrape_seconds',
@@ -78,8 +97,12 @@ export function createWorkerMetrics(browser: BrowserPool): WorkerMetrics {
         if (req.url !== '/metrics') return void res.writeHead(404).end();
         void (async () => {
           const ours = await registry.metrics();
+          // A comment line (ignored by Prometheus) says why Temporal's series are missing, if they are.
           const temporal = temporalMetricsPort
-            ? await fetch(`http://127.0.0.1:${temporalMetricsPort}/metrics`).then((r) => r.text(), () => '')
+            ? await fetch(`http://127.0.0.1:${temporalMetricsPort}/metrics`).then(
+                (r) => r.text(),
+                (err: unknown) => `# Temporal SDK metrics unavailable: ${String(err)}\n`,
+              )
             : '';
           res.writeHead(200, { 'content-type': registry.contentType }).end(`${ours}\n${temporal}`);
         })().catch((err: unknown) => res.writeHead(500).end(String(err)));

@@ -64,16 +64,20 @@ async function visit(pool: BrowserPool, path: string): Promise<void> {
 describe('createBrowserPool', () => {
   it('launches lazily and never runs more pages at once than maxConcurrentPages', async () => {
     await withPool({ maxConcurrentPages: 2 }, async (pool) => {
-      expect(pool.stats()).toEqual({ launches: 0, pagesServed: 0, openPages: 0 });
+      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
       let inside = 0;
       let peak = 0;
       let peakOpen = 0;
+      let peakWaiting = 0;
+      let peakInUse = 0;
       await Promise.all(
         Array.from({ length: 6 }, () =>
           pool.withPage({}, async (page) => {
             inside++;
             peak = Math.max(peak, inside);
             peakOpen = Math.max(peakOpen, pool.stats().openPages);
+            peakWaiting = Math.max(peakWaiting, pool.stats().slotsWaiting);
+            peakInUse = Math.max(peakInUse, pool.stats().slotsInUse);
             await page.goto(`${site.url}/plain`);
             await sleep(100);
             inside--;
@@ -82,7 +86,9 @@ describe('createBrowserPool', () => {
       );
       expect(peak).toBe(2);
       expect(peakOpen).toBe(2);
-      expect(pool.stats()).toEqual({ launches: 1, pagesServed: 6, openPages: 0 });
+      expect(peakInUse).toBe(2);
+      expect(peakWaiting).toBeGreaterThan(0);
+      expect(pool.stats()).toEqual({ launches: 1, crashes: 0, browsersOpen: 1, pagesServed: 6, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
     });
   });
 
@@ -247,7 +253,7 @@ describe('createBrowserPool', () => {
       await expect(inFlight).rejects.toThrow();
 
       await visit(pool, '/plain');
-      expect(pool.stats()).toMatchObject({ launches: 2, openPages: 0 });
+      expect(pool.stats()).toMatchObject({ launches: 2, crashes: 1, browsersOpen: 1, openPages: 0 });
       expect(await eventuallyNone(`${pool.id}/1`)).toEqual([]);
     });
   });
@@ -284,7 +290,7 @@ describe('createBrowserPool', () => {
       expect(err).toBeInstanceOf(TrawlError);
       expect((err as TrawlError).code).toBe('SERVICE_UNAVAILABLE');
       expect((err as TrawlError).retryable).toBe(true);
-      expect(pool.stats()).toEqual({ launches: 0, pagesServed: 0, openPages: 0 });
+      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
     });
   });
 });
