@@ -3,11 +3,12 @@
  * METRICS_TOKEN), the worker's /metrics on WORKER_METRICS_PORT (browser pool, pages by engine,
  * Temporal's SDK metrics), and job, workflow and team ids on the log lines about a job.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { sample } from '../helpers/prometheus-text.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 
@@ -18,17 +19,6 @@ let stack: Stack;
 let site: FixtureSite;
 let workerPort: number;
 let api: ReturnType<typeof apiClient>;
-
-/** The value of one sample line, `name{labels} value`, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const rest = line.slice(name.length);
-    if (rest[0] !== '{' && rest[0] !== ' ') continue;
-    if (Object.entries(labels).every(([k, v]) => rest.includes(`${k}="${v}"`))) return Number(line.split(' ').at(-1));
-  }
-  return undefined;
-}
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -43,7 +33,7 @@ beforeAll(async () => {
     },
   });
   const key = await createKeyWithCli(databaseUrl, 'metrics-team');
-  await runAdmin(databaseUrl, ['teams', 'set', 'metrics-team', '--scrape-rpm', '2']);
+  await runAdmin(databaseUrl, ['teams', 'set', 'metrics-team', '--scrape-rpm', '3']);
   api = apiClient(stack.apiUrl, key);
 }, 300_000);
 
@@ -58,27 +48,37 @@ const metricsOf = async (url: string, token?: string) => {
 };
 
 describe('metrics', () => {
+  let scrapeId: string;
+  let crawlId: string;
+
   it('the API counts requests by route, jobs, credits and refusals, behind METRICS_TOKEN', async () => {
     const first = await api('/v2/scrape', { body: { url: `${site.url}/article`, formats: ['markdown'], maxAge: 0 } });
     expect(first.status).toBe(200);
-    const jobId = first.body.data.metadata.scrapeId as string;
-    await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['markdown'], maxAge: 0 } });
+    scrapeId = first.body.data.metadata.scrapeId as string;
+    expect((await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['markdown'], maxAge: 0 } })).status).toBe(200);
+    // waitFor needs the browser, so the worker's pool has something to show.
+    expect((await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['markdown'], maxAge: 0, waitFor: 50 } })).status).toBe(200);
     const refused = await api('/v2/scrape', { body: { url: `${site.url}/final`, formats: ['markdown'], maxAge: 0 } });
     expect(refused.status).toBe(429);
+    const crawl = await api('/v2/crawl', { body: { url: `${site.url}/article`, limit: 1 } });
+    expect(crawl.status).toBe(200);
+    crawlId = crawl.body.id as string;
+    expect((await api(`/v2/crawl/${crawlId}`, { method: 'DELETE' })).status).toBe(200);
 
     expect((await metricsOf(`${stack.apiUrl}/metrics`)).status).toBe(401);
     const { status, text } = await metricsOf(`${stack.apiUrl}/metrics`, TOKEN);
     expect(status).toBe(200);
-    expect(sample(text, 'trawl_http_requests_total', { method: 'POST', route: '/v2/scrape', status: '200' })).toBe(2);
-    expect(sample(text, 'trawl_http_request_duration_seconds_count', { route: '/v2/scrape', status: '200' })).toBe(2);
+    expect(sample(text, 'trawl_http_requests_total', { method: 'POST', route: '/v2/scrape', status: '200' })).toBe(3);
+    expect(sample(text, 'trawl_http_request_duration_seconds_count', { route: '/v2/scrape', status: '200' })).toBe(3);
+    expect(sample(text, 'trawl_http_requests_total', { method: 'DELETE', route: '/v2/crawl/:id', status: '200' })).toBe(1);
     expect(sample(text, 'trawl_refusals_total', { code: 'RATE_LIMITED', route: '/v2/scrape' })).toBe(1);
-    expect(sample(text, 'trawl_jobs', { kind: 'scrape', status: 'completed' })).toBeGreaterThanOrEqual(2);
-    expect(sample(text, 'trawl_credits_charged')).toBeGreaterThanOrEqual(2);
-
-    // The log lines about the job carry its ids: the API's, and the worker's activity lines.
-    const about = lines.filter((l) => l.includes(jobId));
-    expect(about.some((l) => l.includes('"msg":"job: started"') && l.includes(`"workflowId":"scrape-${jobId}"`) && l.includes('"teamId"'))).toBe(true);
-    expect(about.some((l) => l.startsWith('[worker') && l.includes('"activityType":"scrapePage"') && l.includes(`"workflowId":"scrape-${jobId}"`) && l.includes('"teamId"'))).toBe(true);
+    expect(sample(text, 'trawl_jobs_started_total', { kind: 'scrape' })).toBe(3);
+    expect(sample(text, 'trawl_jobs_started_total', { kind: 'crawl' })).toBe(1);
+    // The stack's database is shared with the other e2e files: at least this file's jobs.
+    expect(sample(text, 'trawl_jobs', { kind: 'scrape', status: 'completed' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'trawl_jobs', { kind: 'crawl', status: 'cancelled' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'trawl_pages_stored', { status: 'completed' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'trawl_credits_charged')).toBeGreaterThanOrEqual(3);
   });
 
   it('the worker serves its own: browser pool, pages by engine, and Temporal SDK metrics', async () => {
@@ -86,8 +86,31 @@ describe('metrics', () => {
     expect(status).toBe(200);
     expect(sample(text, 'trawl_pages_scraped_total', { engine: 'http', outcome: 'completed' })).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'trawl_page_scrape_seconds_count', { engine: 'http' })).toBeGreaterThanOrEqual(2);
+    expect(sample(text, 'trawl_pages_scraped_total', { engine: 'browser', outcome: 'completed' })).toBe(1);
+    expect(sample(text, 'trawl_page_scrape_seconds_count', { engine: 'browser' })).toBe(1);
+    expect(sample(text, 'trawl_browser_launches_total')).toBe(1);
+    expect(sample(text, 'trawl_browser_pages_served_total')).toBe(1);
+    expect(sample(text, 'trawl_browser_crashes_total')).toBe(0);
     expect(sample(text, 'trawl_browser_contexts_open')).toBe(0);
-    expect(sample(text, 'trawl_browser_launches')).toBeGreaterThanOrEqual(0);
-    expect(text).toMatch(/^temporal_\w+/m);
+    expect(sample(text, 'trawl_browser_pages_in_use')).toBe(0);
+    // Temporal's own series: this worker's completed workflows and activities.
+    expect(sample(text, 'temporal_workflow_completed', { workflow_type: 'scrapeWorkflow' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'temporal_activity_execution_latency_count', { activity_type: 'scrapePage' })).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the log lines about a job carry its id, workflow id and team', async () => {
+    const about = (jobId: string) => lines.filter((l) => l.includes(jobId) && l.includes('"teamId"'));
+    const has = (jobId: string, prefix: string, ...parts: string[]) =>
+      about(jobId).some((l) => l.startsWith(prefix) && [`"jobId":"${jobId}"`, ...parts].every((p) => l.includes(p)));
+    expect(has(scrapeId, '[api', '"msg":"job: started"', `"workflowId":"scrape-${scrapeId}"`)).toBe(true);
+    expect(has(scrapeId, '[worker', '"activityType":"scrapePage"', `"workflowId":"scrape-${scrapeId}"`)).toBe(true);
+    expect(has(scrapeId, '[worker', '"msg":"Workflow completed"', `"workflowId":"scrape-${scrapeId}"`)).toBe(true);
+    expect(has(crawlId, '[api', '"msg":"job: cancelled"', `"workflowId":"crawl-${crawlId}"`)).toBe(true);
+    // Activities whose input names no team (finishing the job) carry it too; the cancelled crawl's
+    // workflow finishes its job after the cancel has been answered.
+    await vi.waitFor(
+      () => expect(has(crawlId, '[worker', '"activityType":"finishJob"', `"workflowId":"crawl-${crawlId}"`), lines.filter((l) => l.includes(crawlId)).join('\n')).toBe(true),
+      { timeout: 30_000 },
+    );
   });
 });
