@@ -153,7 +153,8 @@ class JobWatch {
   constructor(
     private readonly ws: WebSocket,
     private readonly deps: AppDeps,
-    private readonly log: AppDeps['log'],
+    /** Bound to the job id; the job's workflow and team are added once the job is found. */
+    private log: AppDeps['log'],
   ) {
     ws.on('pong', () => {
       this.alive = true;
@@ -195,6 +196,7 @@ class JobWatch {
       this.close(CLOSE_POLICY_VIOLATION, errorReason('Job not found'));
       return;
     }
+    this.log = this.log.child({ workflowId: job.workflow_id, teamId: job.team_id });
     const view = await jobStatusView(this.deps.db, job);
     await this.sendCatchup(job, view);
     this.continueOrFinish(job, view.status);
