@@ -195,6 +195,16 @@ describe('policy', () => {
     expect(res.body.code).toBe('THREAT_PROTECTION_BLOCKED');
     expect(hits.filter((h) => h.startsWith('evil.'))).toEqual([]);
   });
+
+  it('refuses a server redirect to a blacklisted host in the browser before the hop is sent', async () => {
+    const api = await team('tp-browser-redirect', { enabled: true, mode: 'off', blacklist: ['evil.localhost'] });
+    hits.length = 0;
+    const res = await scrape(api, at('good', '/redirect'), { formats: ['markdown', 'screenshot'] });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'THREAT_PROTECTION_BLOCKED', details: { rule: 'blacklist', url: at('evil', '/landing') } });
+    expect(hits).toContain('good.localhost/redirect');
+    expect(hits.filter((h) => h.startsWith('evil.'))).toEqual([]);
+  });
 });
 
 describe('jobs that meet blocked pages', () => {
