@@ -16,6 +16,7 @@ import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
 import { pageCharge, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
+import { sparingBlockedHosts } from './threat/gate.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
 export interface CrawlPageInput {
@@ -80,13 +81,13 @@ function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy
         });
       }
     },
-    async persist({ task, documentId, outcome, creditsUsed, plan, cacheCopy }, deps) {
+    async persist({ task, documentId, outcome, creditsUsed, plan, threat, cacheCopy }, deps) {
       if (cacheCopy) await storeCachedPage(deps.db, cacheCopy);
       // Links first: a worker lost before the page settles runs it again, and enqueueing is idempotent.
       // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
       const enqueued =
         crawler && crawler.sitemap !== 'only'
-          ? await discover(deps, robotsFor, task.jobId, crawler, outcome.links, page.depth + 1)
+          ? await discover(deps, sparingBlockedHosts(robotsFor, threat), task.jobId, crawler, outcome.links, page.depth + 1)
           : 0;
       const stored = await settlePage(
         deps.db,

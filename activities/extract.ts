@@ -7,17 +7,19 @@
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { mapOptionsShape } from '../contracts/map-options.js';
+import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
 import { addBatchPages, listPageAnswers } from '../db/repositories/batch.js';
 import { storeJobResult } from '../db/repositories/jobs.js';
-import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
 import { mergeExtraction } from '../llm/merge-extraction.js';
 import { searchQueryFromPrompt } from '../llm/search-query.js';
 import type { ActivityDeps } from './deps.js';
-import { createSiteMapper } from './map-site.js';
+import { createSiteMapper, type MapLink } from './map-site.js';
 import { modelFor } from './page/enrich/model.js';
 import { withPageSignal } from './page/signal.js';
+import { pageThreatGate } from './threat/gate.js';
 import { createIndexProvider } from './search/providers/index-provider.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
@@ -34,6 +36,8 @@ export interface ExpandExtractUrlsInput {
   ignoreSitemap: boolean;
   /** Epoch ms by which the expansion must be done. */
   deadline: number;
+  /** The request's override of the team's threat protection: the pages mapped for a glob are fetched. */
+  threatProtection?: ThreatProtectionOverride;
 }
 
 export interface ExpandExtractUrlsResult {
@@ -67,6 +71,8 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
 
   async function expand(input: ExpandExtractUrlsInput, signal: AbortSignal): Promise<ExpandExtractUrlsResult> {
       const pages = new Map<string, string>();
+      const addPage = (url: string) => pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
+      const threat = await pageThreatGate(deps, input.teamId, input.threatProtection);
       for (const glob of input.globs) {
         const base = glob.slice(0, glob.indexOf('*')).replace(/[^/]*$/, '');
         const options = z.object(mapOptionsShape).parse({
@@ -74,17 +80,26 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
           includeSubdomains: input.includeSubdomains,
           limit: Math.min(5000, input.limit * 50),
         });
-        const { links } = await collect({ jobId: input.jobId, teamId: input.teamId, url: base, options, deadline: input.deadline }, signal);
+        let links: MapLink[];
+        try {
+          await threat?.check(base);
+          ({ links } = await collect({ jobId: input.jobId, teamId: input.teamId, url: base, options, deadline: input.deadline }, signal, threat?.check));
+        } catch (err) {
+          if (!(err instanceof TrawlError && err.code === 'THREAT_PROTECTION_BLOCKED')) throw err;
+          // Not mapped: queued as the one page, which the pipeline refuses and lists in /errors.
+          addPage(base);
+          continue;
+        }
         const matches = globPattern(glob, input.includeSubdomains);
         for (const { url } of links) {
           if (pages.size >= input.limit) break;
-          if (matches.test(url)) pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
+          if (matches.test(url)) addPage(url);
         }
       }
       if (input.searchPrompt) {
         const query = await searchQueryFromPrompt(modelFor(deps, { teamId: input.teamId, jobId: input.jobId }, 'extract-search'), input.searchPrompt, signal);
         const { results } = await search.search({ teamId: input.teamId, query, source: 'web', limit: input.limit, categories: [], signal });
-        for (const { url } of results) pages.set(urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: true })), url);
+        for (const { url } of results) addPage(url);
       }
       const added = await addBatchPages(deps.db, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
       return { added };

@@ -23,6 +23,8 @@ import { Context } from '@temporalio/activity';
 import type { MapOptions } from '../contracts/map-options.js';
 import type { SiteFetchRoute } from '../lib/crawl/settings.js';
 import { completeJobWithResult } from '../db/repositories/jobs.js';
+import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
+import { CREDIT_COSTS } from '../lib/credits.js';
 import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
 import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
@@ -31,9 +33,10 @@ import { discoverSitemapUrls, type SitemapDiscovery } from '../scraper/discovery
 import { fetchWithHttp } from '../scraper/engines/http.js';
 import { DIRECT_ROUTES, withProxyRoute } from '../scraper/net/proxy-routes.js';
 import { transformContent } from '../scraper/html/content.js';
-import type { FetchedPage, TransformOptions } from '../scraper/types.js';
+import type { FetchRequest, FetchedPage, TransformOptions } from '../scraper/types.js';
 import type { ActivityDeps } from './deps.js';
 import { withPageSignal } from './page/signal.js';
+import { requireCredits } from './page/team-budget.js';
 import { pageThreatGate } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
 
@@ -68,6 +71,8 @@ export interface MapJobResult {
 const MAX_SITEMAP_URLS = 100_000;
 const START_PAGE_TIMEOUT_MS = 30_000;
 const DEADLINE_SLACK_MS = 50;
+/** Errors of a start page Trawl refused to contact: the map's answer, not a page to skip. */
+const REFUSED_TARGETS: ReadonlySet<string> = new Set(['SSRF_BLOCKED', 'THREAT_PROTECTION_BLOCKED']);
 /**
  * Without a `timeout` the caller asked for links, not for a deadline: sitemap reading stops this
  * long before the default budget ends, so a huge sitemap yields a partial map instead of a 408.
@@ -83,6 +88,8 @@ const LINKS_ONLY: TransformOptions = {
 const TRUNCATED_WARNING =
   'Sitemap reading stopped early (time or size limit, or an unreadable sitemap): some URLs may be missing.';
 
+type CheckUrl = NonNullable<FetchRequest['checkUrl']>;
+
 interface StartPage {
   self: MapLink;
   links: string[];
@@ -95,7 +102,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   /** A map has no `proxy` option: its requests take the basic pool of its location's country. */
   const viaOf = (options: MapOptions): SiteFetchRoute => ({ proxy: 'basic', country: options.location?.country });
 
-  async function readStartPage(input: MapSiteInput, signal: AbortSignal): Promise<StartPage> {
+  async function readStartPage(input: MapSiteInput, signal: AbortSignal, checkUrl?: CheckUrl): Promise<StartPage> {
     const { url, options } = input;
     let page: FetchedPage;
     try {
@@ -108,13 +115,14 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
           network: { ...network, proxy: route.proxy },
           signal,
           deadline: Math.min(input.deadline, Date.now() + START_PAGE_TIMEOUT_MS),
+          checkUrl,
         }),
       ));
     } catch (err) {
       // A start page that will not load leaves the sitemaps to speak for the site. A target we
-      // refuse to contact is the caller's error to hear about, and an abort (deadline or
-      // cancellation) ends the whole map.
-      if (signal.aborted || (err instanceof TrawlError && err.code === 'SSRF_BLOCKED')) throw err;
+      // refuse to contact (SSRF, or a redirect threat protection blocks) is the caller's error to
+      // hear about, and an abort (deadline or cancellation) ends the whole map.
+      if (signal.aborted || (err instanceof TrawlError && REFUSED_TARGETS.has(err.code))) throw err;
       return { self: { url }, links: [] };
     }
     try {
@@ -164,7 +172,8 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     return [...kept.values()];
   }
 
-  async function collect(input: MapSiteInput, signal: AbortSignal): Promise<MapJobResult> {
+  /** `checkUrl` is asked about every redirect hop of the start page (threat protection). */
+  async function collect(input: MapSiteInput, signal: AbortSignal, checkUrl?: CheckUrl): Promise<MapJobResult> {
     const { url, options } = input;
     const robots = await robotsFor(input.jobId, url, viaOf(options));
     const rules = options.ignoreRobotsTxt ? undefined : robots;
@@ -172,7 +181,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     if (rules?.source === 'unreachable') warnings.push(rules.reason);
     const [sitemap, startPage] = await Promise.all([
       options.sitemap === 'skip' ? undefined : readSitemaps(input, robots.sitemaps()),
-      options.sitemap === 'only' || (rules && !rules.isAllowed(url)) ? undefined : readStartPage(input, signal),
+      options.sitemap === 'only' || (rules && !rules.isAllowed(url)) ? undefined : readStartPage(input, signal, checkUrl),
     ]);
     const candidates: MapLink[] = [
       ...(startPage ? [startPage.self] : []),
@@ -204,11 +213,11 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
       const threat = await pageThreatGate(deps, input.teamId, input.options.threatProtection);
       await threat?.check(input.url);
       return await withPageSignal(input.deadline, async (signal) => {
-        const result = await beforeDeadline(collect(input, signal), signal, cancelled);
+        const result = await beforeDeadline(collect(input, signal, threat?.check), signal, cancelled);
         // Sitemap reading stops at the deadline instead of failing, so a map that only ends there
         // was cut short. The slack covers timers firing a moment before the wall clock agrees.
         if (Date.now() >= input.deadline - DEADLINE_SLACK_MS) throw mapTimeout();
-        await completeJobWithResult(deps.db, input.jobId, { ...result });
+        await storeMap(deps, input, { ...result }, threat?.scanned ?? 0);
         return { count: result.links.length };
       });
     } catch (err) {
@@ -216,6 +225,33 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
       throw toApplicationFailure(err);
     }
   };
+}
+
+/**
+ * Completes the map with its links and, in the same transaction, charges the URLs threat
+ * protection's classifier scanned (a map is otherwise free).
+ */
+async function storeMap(deps: ActivityDeps, input: MapSiteInput, result: Record<string, unknown>, scanned: number): Promise<void> {
+  const credits = scanned * CREDIT_COSTS.threatScanPerUrl;
+  if (credits === 0) return completeJobWithResult(deps.db, input.jobId, result);
+  const budget = await requireCredits(deps.db, input.teamId);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await recordCharge(trx, {
+        teamId: input.teamId,
+        jobId: input.jobId,
+        documentId: null,
+        chargeKey: `map:${input.jobId}:threat`,
+        reason: 'threat-scan',
+        credits,
+        periodCredits: budget.plan.monthlyCredits,
+      });
+      await completeJobWithResult(trx, input.jobId, result);
+    });
+  } catch (err) {
+    if (err instanceof CreditLimitReached) throw new NonRetryablePageError('INSUFFICIENT_CREDITS', `Insufficient credits: threat protection's scan costs ${credits}`);
+    throw err;
+  }
 }
 
 function mapTimeout(): NonRetryablePageError {

@@ -1,15 +1,19 @@
 import { Context } from '@temporalio/activity';
+import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
 import { recordRobotsBlocked } from '../db/repositories/crawl-pages.js';
 import { toApplicationFailure } from '../lib/errors.js';
 import { discoverSitemapUrls } from '../scraper/discovery/sitemaps.js';
 import type { CrawlerSettings } from '../lib/crawl/settings.js';
 import type { ActivityDeps } from './deps.js';
 import { discover } from './site/discover.js';
+import { pageThreatGate, sparingBlockedHosts } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
 
 export interface StartCrawlInput {
   jobId: string;
+  teamId: string;
   crawler: CrawlerSettings;
+  threatProtection?: ThreatProtectionOverride;
 }
 
 export interface StartCrawlResult {
@@ -31,24 +35,29 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
     const { jobId, crawler } = input;
     const heartbeat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_INTERVAL_MS);
     try {
-      const robots = crawler.ignoreRobotsTxt ? undefined : await robotsFor(jobId, crawler.startUrl, crawler.via);
+      const threat = await pageThreatGate(deps, input.teamId, input.threatProtection);
+      const lookup = sparingBlockedHosts(robotsFor, threat);
+      // A start page the lists block is queued alone, to be refused and listed in /errors; its
+      // site's sitemaps are not read.
+      const startBlocked = threat?.blockedByLists(crawler.startUrl) ?? false;
+      const robots = crawler.ignoreRobotsTxt ? undefined : await lookup(jobId, crawler.startUrl, crawler.via);
       let queued = 0;
-      if (crawler.sitemap !== 'only') {
+      if (crawler.sitemap !== 'only' || startBlocked) {
         if (robots && !robots.isAllowed(crawler.startUrl)) {
           await recordRobotsBlocked(deps.db, jobId, [crawler.startUrl]);
         } else {
           // The start page is in the crawl whatever the path filters say: the user asked for it.
-          queued += await discover(deps, robotsFor, jobId, { ...crawler, includePaths: [], excludePaths: [] }, [crawler.startUrl], 0);
+          queued += await discover(deps, lookup, jobId, { ...crawler, includePaths: [], excludePaths: [] }, [crawler.startUrl], 0);
         }
       }
-      if (crawler.sitemap !== 'skip') {
+      if (crawler.sitemap !== 'skip' && !startBlocked) {
         const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
         const { fetchBytes } = plainFetcher(network, deps.proxies, crawler.via);
         const found = await discoverSitemapUrls(crawler.startUrl, robots?.sitemaps() ?? [], fetchBytes, {
           maxUrls: Math.min(100_000, crawler.limit * 4),
           deadline: Date.now() + SITEMAP_BUDGET_MS,
         });
-        queued += await discover(deps, robotsFor, jobId, crawler, found.urls.map((u) => u.url), 1);
+        queued += await discover(deps, lookup, jobId, crawler, found.urls.map((u) => u.url), 1);
       }
       return { queued, crawlDelaySecs: robots?.crawlDelaySecs() };
     } catch (err) {

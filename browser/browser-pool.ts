@@ -28,7 +28,7 @@ import { BROWSER_MARKER_ENV, browserCommandLine, killChromium } from './chromium
 import { createPageSlots } from './page-slots.js';
 import { WEBRTC_POLICY_ARG, webRtcPolicyProblem } from './webrtc-policy.js';
 
-export type { Frame, Page, Request as PageRequest, Response as PageResponse } from 'playwright-core';
+export type { Frame, Page, Response as PageResponse } from 'playwright-core';
 
 /** A request the content blocker is asked about. */
 export interface BlockableRequest {

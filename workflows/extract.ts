@@ -11,7 +11,7 @@ export type ExtractWorkflowInput = Omit<PageJobInput, 'crawler'> & {
     /** The user's JSON Schema; pages answer a relaxed copy (nothing required), the merge must match this. */
     schema?: Record<string, unknown>;
     /** `/*` URLs to expand through map before the pages run. */
-    expand?: Omit<ExpandExtractUrlsInput, 'jobId' | 'teamId' | 'deadline'>;
+    expand?: Omit<ExpandExtractUrlsInput, 'jobId' | 'teamId' | 'deadline' | 'threatProtection'>;
   };
 };
 export type ExtractWorkflowResult = PageJobResult;
@@ -27,7 +27,7 @@ export async function extractWorkflow(input: ExtractWorkflowInput): Promise<Extr
     seed: async () => {
       if (!expand || (expand.globs.length === 0 && !expand.searchPrompt)) return;
       const deadline = Math.min(input.deadlineAt ?? Infinity, Date.now() + EXPAND_TIMEOUT_MS);
-      await pageActivities(deadline - Date.now()).expandExtractUrls({ jobId: input.jobId, teamId: input.teamId, deadline, ...expand });
+      await pageActivities(deadline - Date.now()).expandExtractUrls({ jobId: input.jobId, teamId: input.teamId, deadline, threatProtection: input.scrapeOptions.threatProtection, ...expand });
     },
     beforeComplete: () => bookkeepingActivities.mergeExtractionResults({ jobId: input.jobId, schema }),
   });

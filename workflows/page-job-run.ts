@@ -113,7 +113,12 @@ export class PageJobRun {
     if (!this.state.started) {
       this.webhooks.notify('started');
       if (this.input.crawler) {
-        const seeded = await crawlKickoffActivities.startCrawl({ jobId: this.input.jobId, crawler: this.input.crawler });
+        const seeded = await crawlKickoffActivities.startCrawl({
+          jobId: this.input.jobId,
+          teamId: this.input.teamId,
+          crawler: this.input.crawler,
+          threatProtection: this.input.scrapeOptions.threatProtection,
+        });
         this.state.crawlDelaySecs = seeded.crawlDelaySecs;
       }
       this.state.started = true;

@@ -4,6 +4,7 @@
  * gets small decisions and figures back.
  */
 import { Context } from '@temporalio/activity';
+import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { appendTraceEvents, listAgentSteps, refundRun, saveAgentStep, saveSnapshot, type TraceEvent } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
 import { CreditLimitReached, recordCharge } from '../../db/repositories/ledger.js';
@@ -24,6 +25,8 @@ export interface AgentTask {
   schema?: JsonSchema;
   urls: string[];
   strictConstrainToURLs: boolean;
+  /** The request's override of the team's threat protection, for every page the tools fetch. */
+  threatProtection?: ThreatProtectionOverride;
 }
 
 export interface AgentStepInput extends AgentTask {
@@ -110,7 +113,7 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
           }
           let outcome;
           try {
-            outcome = await runTool({ runId: input.runId, teamId: input.teamId, tool: input.tool, url: input.url, query: input.query, signal });
+            outcome = await runTool({ runId: input.runId, teamId: input.teamId, tool: input.tool, url: input.url, query: input.query, threatProtection: input.threatProtection, signal });
           } catch (err) {
             if (signal.aborted) throw err;
             // A tool that fails is a result the model can work around, not the run's failure.

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { mapOptionsShape } from '../../contracts/map-options.js';
 import { resolveOutputs } from '../../contracts/page-outputs.js';
-import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
+import { scrapeOptionsSchema, type ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
 import type { ActivityDeps } from '../deps.js';
 import { createSiteMapper } from '../map-site.js';
@@ -22,6 +22,7 @@ export interface ToolCall {
   tool: 'search' | 'map' | 'scrape';
   url?: string;
   query?: string;
+  threatProtection?: ThreatProtectionOverride;
   signal: AbortSignal;
 }
 
@@ -55,14 +56,14 @@ export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
     }
     const url = call.url ?? '';
     if (call.tool === 'map') {
-      const threat = await pageThreatGate(deps, call.teamId, undefined);
+      const threat = await pageThreatGate(deps, call.teamId, call.threatProtection);
       await threat?.check(url);
       const options = z.object(mapOptionsShape).parse({ limit: MAP_LINKS });
       const { links } = await collect({ jobId: call.runId, teamId: call.teamId, url, options, deadline }, call.signal);
-      return { text: links.map((l) => `- ${l.url}${l.title ? ` | ${l.title}` : ''}`).join('\n') || 'No links found.', summary: `${links.length} link(s)`, credits: pageCredits({ succeeded: true }) };
+      return { text: links.map((l) => `- ${l.url}${l.title ? ` | ${l.title}` : ''}`).join('\n') || 'No links found.', summary: `${links.length} link(s)`, credits: pageCredits({ succeeded: true, threatScannedUrls: threat?.scanned }) };
     }
     const options = scrapeOptionsSchema.parse({ formats: ['markdown'] });
-    const threat = await pageThreatGate(deps, call.teamId, undefined);
+    const threat = await pageThreatGate(deps, call.teamId, call.threatProtection);
     await threat?.check(url);
     const { outcome } = await fetchPage(
       { url, sourceUrl: url, options, outputs: resolveOutputs(options.formats), scrapeId: randomUUID(), deadline, signal: call.signal, checkUrl: threat?.check },

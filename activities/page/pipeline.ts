@@ -20,7 +20,7 @@ import { pageCredits } from '../../lib/credits.js';
 import type { TeamPlan } from '../../lib/plans.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
-import { pageThreatGate } from '../threat/gate.js';
+import { pageThreatGate, type PageThreatGate } from '../threat/gate.js';
 import { enrich, type EnrichStep } from './enrich.js';
 import { addWarning } from './enrich/model.js';
 import { fetchPage } from './fetch.js';
@@ -53,6 +53,8 @@ export interface PageToPersist {
   /** The page's whole cost, written into `metadata.creditsUsed` too. */
   creditsUsed: number;
   plan: TeamPlan;
+  /** The page's threat protection, for the URLs a policy goes on to contact (robots.txt of links). */
+  threat?: PageThreatGate;
   slot: HeldSlot;
   cacheCopy?: CacheCopy;
 }
@@ -131,7 +133,7 @@ async function runStages<Result>(
       addWarning(outcome, threat?.warning);
       const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
-      return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, slot, cacheCopy }, deps);
+      return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, threat, slot, cacheCopy }, deps);
     });
   });
 }

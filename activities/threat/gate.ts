@@ -8,12 +8,16 @@ import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js
 import { readThreatPolicy } from '../../db/repositories/threat-policy.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { applyOverride, canonicalHost, decideLocally, decideWithScore, protects, type ThreatPolicy, type ThreatVerdict } from '../../lib/threat/policy.js';
+import type { Robots } from '../../scraper/discovery/robots.js';
 import type { ActivityDeps } from '../deps.js';
+import type { RobotsLookup } from '../site/site-rules.js';
 import { ClassifierUnavailable } from './classifier.js';
 
 export interface PageThreatGate {
   /** Throws THREAT_PROTECTION_BLOCKED for a URL the policy refuses. */
   check(url: string): Promise<void>;
+  /** Whether the lists (blacklist, blocked TLDs) refuse the URL: decided here, without the classifier. */
+  blockedByLists(url: string): boolean;
   /** URLs the classifier was asked about. */
   readonly scanned: number;
   /** Set when failurePolicy open let a URL through unscanned. */
@@ -68,6 +72,9 @@ export async function pageThreatGate(
   }
 
   return {
+    blockedByLists(url) {
+      return decideLocally(policy, url)?.allowed === false;
+    },
     get scanned() {
       return scanned;
     },
@@ -94,5 +101,17 @@ export async function pageThreatGate(
         },
       });
     },
+  };
+}
+
+/**
+ * robots.txt lookups that never contact a host the lists block: its pages are queued without
+ * robots.txt's say, then refused by the gate before any fetch and listed in /errors as blocked.
+ */
+export function sparingBlockedHosts(robotsFor: RobotsLookup, threat: PageThreatGate | undefined): RobotsLookup {
+  if (!threat) return robotsFor;
+  return async (jobId, url, via) => {
+    if (!threat.blockedByLists(url)) return robotsFor(jobId, url, via);
+    return { isAllowed: () => true, crawlDelaySecs: () => undefined, sitemaps: () => [], source: 'unavailable', reason: 'blocked by threat protection: robots.txt not read' } satisfies Robots;
   };
 }

@@ -19,6 +19,7 @@ import { isJobId, requireTeamJob } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
+import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { validatedBody } from '../middleware/validate.js';
 import { agentRequestSchema, STEPS_BY_EFFORT } from '../schemas/agent.js';
 
@@ -82,6 +83,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     if (resolvePlan(await findTeamPlan(deps.db, teamId)).zeroDataRetention) {
       throw httpError('BAD_REQUEST', 'Your team has zero data retention enabled. This is not supported on extract.');
     }
+    await assertThreatOverrideAllowed(deps.db, teamId, body.threatProtection);
     if (!deps.features.llmConfigured) {
       throw httpError('LLM_NOT_CONFIGURED', 'Agent runs need a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', { option: 'prompt' });
     }
@@ -107,6 +109,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
           strictConstrainToURLs: body.strictConstrainToURLs,
           maxCredits: body.maxCredits,
           maxSteps: STEPS_BY_EFFORT[body.effort],
+          threatProtection: body.threatProtection,
         }),
       });
       res.json({ success: true, id: jobId });

@@ -41,6 +41,8 @@ export function extractRoutes(deps: AppDeps): Router {
 function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): RequestHandler {
   return async (req, res) => {
     const body = validated.of(res);
+    const threatProtection = body.threatProtection ?? body.scrapeOptions.threatProtection;
+    await assertThreatOverrideAllowed(deps.db, authOf(res).teamId, threatProtection);
     if (!deps.features.llmConfigured) {
       throw httpError('LLM_NOT_CONFIGURED', 'Extract needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', {
         option: 'prompt',
@@ -52,7 +54,7 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
     }
     const scrapeOptions: ScrapeOptions = {
       ...body.scrapeOptions,
-      threatProtection: body.threatProtection ?? body.scrapeOptions.threatProtection,
+      threatProtection,
       formats: [
         {
           type: 'json',
@@ -65,7 +67,6 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
       ],
     };
     assertScrapeOptionsSupported(scrapeOptions, deps.features);
-    await assertThreatOverrideAllowed(deps.db, authOf(res).teamId, scrapeOptions.threatProtection);
 
     const pages: { url: string; urlKey: string }[] = [];
     const globs: string[] = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestMetaShape } from '../../contracts/scrape-options.js';
+import { requestMetaShape, threatProtectionSchema } from '../../contracts/scrape-options.js';
 import { webhookSchema } from '../../contracts/webhook.js';
 
 /** Every generation runs as spark-2; anything else is a 400. */
@@ -18,6 +18,7 @@ export const agentRequestSchema = z.strictObject({
   model: z.enum(AGENT_MODELS).default('spark-2'),
   effort: z.enum(['low', 'medium', 'high']).default('medium').describe('Bounds the number of steps'),
   webhook: z.union([z.string(), webhookSchema]).optional(),
+  threatProtection: threatProtectionSchema.optional().describe('Threat protection for every page the run maps or scrapes'),
   ...requestMetaShape,
 });
 export type AgentRequest = z.infer<typeof agentRequestSchema>;

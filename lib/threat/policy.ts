@@ -5,11 +5,13 @@
  * cannot answer, the failure policy.
  *
  * Domain entries match the host and its subdomains (`example.com` covers `a.example.com`); an
- * entry with `*` is a glob over the whole host (`*.example.com` leaves out the apex). Rules see one
+ * entry with `*` is a glob over the whole host or over its registrable domain (`paypal-*.com` covers
+ * `login.paypal-secure.com`; `*.example.com` leaves out the apex). Rules see one
  * canonical host: lowercase, no trailing dot, IP literals in WHATWG form (so `http://3279880203/`
  * is `195.127.0.11`, as the fetch would see it).
  */
 import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js';
+import { registrableDomain } from '../url/host.js';
 
 export interface ThreatPolicy {
   /** The enterprise feature flag: without it a team may not send `threatProtection`. */
@@ -85,7 +87,10 @@ function globToRegExp(glob: string): RegExp {
 /** Whether `host` matches a list entry (see the module comment). */
 export function matchesDomain(host: string, entry: string): boolean {
   const e = entry.toLowerCase().replace(/\.$/, '');
-  if (e.includes('*')) return globToRegExp(e).test(host);
+  if (e.includes('*')) {
+    const glob = globToRegExp(e);
+    return glob.test(host) || glob.test(registrableDomain(host));
+  }
   return host === e || host.endsWith(`.${e}`);
 }
 

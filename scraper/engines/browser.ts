@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../contracts/scrape-options.js';
 import { deadlineSignal } from '../../lib/deadline-signal.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
-import type { BrowserPool, Page, PageOptions, PageRequest, PageResponse } from '../../browser/browser-pool.js';
+import type { BrowserPool, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
@@ -268,33 +268,32 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
 }
 
 /**
- * Holds the page's main-frame navigations to `checkUrl`. Navigations a script, a meta refresh or
- * a click starts are stopped before they are sent; Playwright does not route a redirect's next
- * hop, so a server redirect to a refused URL is caught as it is requested, and the scrape fails
- * with nothing of it returned.
+ * Holds the page's main-frame navigations to `checkUrl`, every redirect hop included, before
+ * Chromium sends them: a CDP session of our own pauses each document request (Playwright's
+ * routes never see a redirect's next hop), so a refused URL is never contacted. Navigations a
+ * script, a meta refresh or a click starts pass the same way.
  */
 async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<() => void> {
   const check = req.checkUrl;
   if (!check) return () => undefined;
   let refused: unknown;
-  const isMainNavigation = (request: PageRequest) => request.isNavigationRequest() && request.frame().parentFrame() === null;
-  await page.route('**/*', async (route, request) => {
-    if (!isMainNavigation(request) || request.url() === req.url) return route.fallback();
+  const cdp = await page.context().newCDPSession(page);
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const mainFrame = frameTree.frame.id;
+  const decide = async (requestId: string, frameId: string, url: string) => {
     try {
-      await check(request.url());
-      return await route.fallback();
+      if (frameId === mainFrame) await check(url);
+      await cdp.send('Fetch.continueRequest', { requestId });
     } catch (err) {
       refused ??= err;
-      return route.abort('blockedbyclient').catch(() => undefined);
+      await cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
     }
+  };
+  cdp.on('Fetch.requestPaused', (event) => {
+    // A page closed meanwhile has no request left to continue.
+    decide(event.requestId, event.frameId, event.request.url).catch(() => undefined);
   });
-  page.on('request', (request) => {
-    if (request.redirectedFrom() && isMainNavigation(request)) {
-      check(request.url()).catch((err: unknown) => {
-        refused ??= err;
-      });
-    }
-  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
   return () => {
     if (refused) throw refused;
   };

@@ -37,6 +37,10 @@ beforeAll(async () => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.push(`${host}${path}`);
     if (path === '/redirect') return res.writeHead(302, { location: at('evil', '/landing') }).end();
+    if (path === '/links') {
+      const links = [at('good', '/b'), at('good', '/redirect'), at('evil', '/x'), at('cdn.evil', '/y'), at('other', '/c')];
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(html(links.map((l) => `<a href="${l}">${l}</a>`).join(' ')));
+    }
     if (path === '/js-redirect') {
       return res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>Moving on</p><script>location.href = ${JSON.stringify(at('evil', '/landing'))}</script></body></html>`);
     }
@@ -92,6 +96,41 @@ describe('validation and the 403 rules', () => {
     expect(offMode.status).toBe(403);
     expect(offMode.body.error).toContain('enforced');
     expect((await scrape(enforced, at('good'), { threatProtection: { riskScoreThreshold: 90 } })).status).toBe(200);
+  });
+});
+
+describe('every endpoint that fetches', () => {
+  const endpoints: [string, (tp: Record<string, unknown>) => Record<string, unknown>][] = [
+    ['/v1/scrape', (threatProtection) => ({ url: at('good'), threatProtection })],
+    ['/v2/crawl', (threatProtection) => ({ url: at('good'), scrapeOptions: { threatProtection } })],
+    ['/v2/batch/scrape', (threatProtection) => ({ urls: [at('good')], threatProtection })],
+    ['/v2/map', (threatProtection) => ({ url: at('good'), threatProtection })],
+    ['/v2/search', (threatProtection) => ({ query: 'page', scrapeOptions: { formats: ['markdown'], threatProtection } })],
+    ['/v2/extract', (threatProtection) => ({ urls: [at('good')], prompt: 'the title', threatProtection })],
+    ['/v2/agent', (threatProtection) => ({ prompt: 'the title', threatProtection })],
+  ];
+
+  it('validates the override with details, and refuses it for a team without the feature', async () => {
+    const api = await team('tp-endpoints');
+    for (const [path, body] of endpoints) {
+      const invalid = await api(path, { body: body({ blockedTlds: ['.zip'] }) });
+      expect(invalid.status, path).toBe(400);
+      expect(JSON.stringify(invalid.body.details), path).toContain('blockedTlds');
+      const refused = await api(path, { body: body({ mode: 'normal' }) });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error, path).toContain('not enabled');
+    }
+  });
+
+  it('refuses overrides on every endpoint when the team disabled them, and mode off when enforced', async () => {
+    const locked = await team('tp-endpoints-locked', { enabled: true, allowRequestOverrides: false });
+    const enforced = await team('tp-endpoints-enforced', { enabled: true, enforced: true });
+    for (const [path, body] of endpoints) {
+      expect((await locked(path, { body: body({ whitelist: ['good.localhost'] }) })).status, path).toBe(403);
+      const off = await enforced(path, { body: body({ mode: 'off' }) });
+      expect(off.status, path).toBe(403);
+      expect(off.body.error, path).toContain('enforced');
+    }
   });
 });
 
@@ -155,6 +194,70 @@ describe('policy', () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('THREAT_PROTECTION_BLOCKED');
     expect(hits.filter((h) => h.startsWith('evil.'))).toEqual([]);
+  });
+
+  it('refuses a server redirect to a blacklisted host in the browser before the hop is sent', async () => {
+    const api = await team('tp-browser-redirect', { enabled: true, mode: 'off', blacklist: ['evil.localhost'] });
+    hits.length = 0;
+    const res = await scrape(api, at('good', '/redirect'), { formats: ['markdown', 'screenshot'] });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'THREAT_PROTECTION_BLOCKED', details: { rule: 'blacklist', url: at('evil', '/landing') } });
+    expect(hits).toContain('good.localhost/redirect');
+    expect(hits.filter((h) => h.startsWith('evil.'))).toEqual([]);
+  });
+});
+
+describe('jobs that meet blocked pages', () => {
+  const blockedCodes = (errors: { url: string; code: string }[]) =>
+    errors.filter((e) => e.code === 'THREAT_PROTECTION_BLOCKED').map((e) => e.url).sort();
+
+  it('a crawl never contacts a blocked host (not even its robots.txt), lists its pages and redirects in /errors, and charges 2 credits per URL scanned', async () => {
+    // Hosts here score 0 in the built-in heuristics, so every page is scanned and none blocked by score.
+    const api = await team('tp-crawl-own', { enabled: true, mode: 'normal', riskScoreThreshold: 90, blacklist: ['evil.localhost'] });
+    hits.length = 0;
+    const started = await api('/v2/crawl', { body: { url: at('good', '/links'), crawlEntireDomain: true, allowExternalLinks: true, sitemap: 'skip', limit: 20 } });
+    expect(started.status).toBe(200);
+    const done = await waitForJobEnd(api, 'crawl', started.body.id);
+    expect(done).toMatchObject({ status: 'completed', completed: 3 });
+    expect(done.creditsUsed).toBe(3 * 3);
+    const errors = await api(`/v2/crawl/${started.body.id}/errors`);
+    expect(blockedCodes(errors.body.errors)).toEqual([at('cdn.evil', '/y'), at('evil', '/x'), at('good', '/redirect')].sort());
+    expect(hits.filter((h) => h.includes('evil.'))).toEqual([]);
+    expect(hits).toContain('good.localhost/redirect');
+  });
+
+  it('a batch skips its blocked URLs, lists them in /errors and goes on', async () => {
+    const api = await team('tp-batch', { enabled: true, mode: 'off', blockedTlds: ['localhost'], whitelist: ['good.localhost'] });
+    hits.length = 0;
+    const started = await api('/v2/batch/scrape', { body: { urls: [at('good', '/1'), at('evil', '/2'), at('good', '/3')], formats: ['markdown'] } });
+    expect(started.status).toBe(200);
+    const done = await waitForJobEnd(api, 'batch/scrape', started.body.id);
+    expect(done).toMatchObject({ status: 'completed', completed: 2, creditsUsed: 2 });
+    const errors = await api(`/v2/batch/scrape/${started.body.id}/errors`);
+    expect(blockedCodes(errors.body.errors)).toEqual([at('evil', '/2')]);
+    expect(hits.filter((h) => h.startsWith('evil.'))).toEqual([]);
+    expect(hits).toEqual(expect.arrayContaining(['good.localhost/1', 'good.localhost/3']));
+  });
+
+  it('a map refuses a blocked start page or its redirect, and charges 2 credits for a scanned one', async () => {
+    const api = await team('tp-map', { enabled: true, mode: 'off', blacklist: ['evil.localhost'] });
+    hits.length = 0;
+    const blocked = await api('/v2/map', { body: { url: at('evil'), sitemap: 'skip' } });
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ code: 'THREAT_PROTECTION_BLOCKED', details: { rule: 'blacklist' } });
+    const redirected = await api('/v2/map', { body: { url: at('good', '/redirect'), sitemap: 'skip' } });
+    expect(redirected.status).toBe(403);
+    expect(redirected.body.details).toMatchObject({ rule: 'blacklist', url: at('evil', '/landing') });
+    expect(hits.filter((h) => h.includes('evil.'))).toEqual([]);
+
+    const remaining = async () => (await api('/v2/team/credit-usage')).body.data.remainingCredits as number;
+    const before = await remaining();
+    const scanned = await api('/v2/map', { body: { url: at('good', '/links'), sitemap: 'skip', threatProtection: { mode: 'normal' } } });
+    expect(scanned.status).toBe(200);
+    expect(before - (await remaining())).toBe(2);
+    const listed = await api('/v2/map', { body: { url: at('good', '/links'), sitemap: 'skip' } });
+    expect(listed.status).toBe(200);
+    expect(before - (await remaining())).toBe(2);
   });
 });
 
