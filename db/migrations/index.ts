@@ -16,6 +16,7 @@ import * as webhookFailures from './2026_11_24_000060_webhook_failures.js';
 import * as tokenLedger from './2026_11_25_000010_token_ledger.js';
 import * as changeSnapshotExtraction from './2026_11_25_000020_change_snapshot_extraction.js';
 import * as searchIndex from './2026_11_25_000100_search_index.js';
+import * as searchIndexInline from './2026_11_25_000100_search_index_inline.js';
 import * as teamThreatPolicies from './2026_11_25_000200_team_threat_policies.js';
 import * as agentRuns from './2026_11_25_000300_agent_runs.js';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000010_token_ledger': tokenLedger,
   '2026_11_25_000020_change_snapshot_extraction': changeSnapshotExtraction,
   '2026_11_25_000100_search_index': searchIndex,
+  '2026_11_25_000100_search_index_inline': searchIndexInline,
   '2026_11_25_000200_team_threat_policies': teamThreatPolicies,
   '2026_11_25_000300_agent_runs': agentRuns,
 };

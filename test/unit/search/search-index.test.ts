@@ -1,7 +1,9 @@
 /** The built-in search index over a real database: the trigger, the backfill, team isolation, filters and the purge. */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { up as searchIndexMigration } from '../../../db/migrations/2026_11_25_000100_search_index.js';
+import { down as searchIndexOutOfLine, up as searchIndexInline } from '../../../db/migrations/2026_11_25_000100_search_index_inline.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
@@ -67,6 +69,20 @@ describe('search index', () => {
     await testDb.db.deleteFrom('search_documents').execute();
     await searchIndexMigration(testDb.db);
     expect((await searchIndex(testDb.db, { teamId: teamA, query: 'space', limit: 10 })).map((h) => h.url)).toEqual(['https://a.example/bears']);
+  });
+
+  it('keeps tsvectors in their rows, including those written before, without changing the answers', async () => {
+    const tsvStorage = async () =>
+      (await sql<{ storage: string }>`select attstorage as storage from pg_attribute where attrelid = 'search_documents'::regclass and attname = 'tsv'`.execute(testDb.db)).rows[0]!.storage;
+    expect(await tsvStorage()).toBe('m');
+    await searchIndexOutOfLine(testDb.db);
+    expect(await tsvStorage()).toBe('x');
+    const before = await searchIndex(testDb.db, { teamId: teamA, query: 'tardigrades', limit: 10 });
+    await searchIndexInline(testDb.db);
+    await searchIndexInline(testDb.db);
+    expect(await tsvStorage()).toBe('m');
+    expect(await searchIndex(testDb.db, { teamId: teamA, query: 'tardigrades', limit: 10 })).toEqual(before);
+    expect(before).toHaveLength(1);
   });
 
   it('forgets pages scraped before the retention cut-off', async () => {
