@@ -5,6 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { addBatchPages } from '../db/repositories/batch.js';
+import { notifyResultStored } from '../db/repositories/documents.js';
 import { completeJobWithResult, storeJobResult } from '../db/repositories/jobs.js';
 import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
@@ -112,9 +113,12 @@ export function createRunSearchActivity(deps: ActivityDeps) {
           credits: searchCredits,
           periodCredits: budget.plan.monthlyCredits,
         });
-        // Nothing to scrape: the search is the whole job, completed with its result here.
-        if (!input.scrape) await completeJobWithResult(trx, input.jobId, { ...result });
-        else {
+        // Nothing to scrape: the search is the whole job, completed with its result here, and the
+        // waiting API told so at the commit, before the workflow reports back through Temporal.
+        if (!input.scrape) {
+          await completeJobWithResult(trx, input.jobId, { ...result });
+          await notifyResultStored(trx, input.jobId);
+        } else {
           await storeJobResult(trx, input.jobId, { ...result });
           await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
         }

@@ -1,6 +1,7 @@
 /**
- * Synchronous scrapes waiting for their Document. The transaction that stores a scrape's Document
- * and completes its job also notifies the job id (db/repositories/documents.ts), so the API can
+ * Synchronous scrapes waiting for their Document, and searches without scraping for their
+ * results. The transaction that stores a scrape's Document (or a search's results) and completes
+ * its job also notifies the job id (db/repositories/documents.ts), so the API can
  * answer as soon as that commits, instead of after the worker has reported the workflow task, the
  * Temporal server has recorded the completion and the result long-poll has come back (about 10 ms
  * on a 2-core machine). The notice is only a shortcut: callers race it with the workflow's result,

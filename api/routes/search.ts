@@ -50,32 +50,47 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
       return { ...source, tbs: source.tbs ?? body.tbs, lang: source.lang ?? body.lang, country: source.country ?? body.country, location: source.location ?? body.location };
     });
     const { origin: _origin, integration: _integration, ...options } = body;
-    const { jobId, handle } = await startJob(deps, {
-      kind: 'search',
-      teamId,
-      apiKeyId: keyId,
-      url: null,
-      options,
-      workflow: searchWorkflow,
-      input: (id): SearchWorkflowInput => ({
-        jobId: id,
-        teamId,
+    let stored: ReturnType<AppDeps['storedScrapes']['wait']> | undefined;
+    let jobId: string;
+    try {
+      const started = await startJob(deps, {
         kind: 'search',
-        scrapeOptions: body.scrapeOptions ?? scrapeOptionsSchema.parse({}),
-        deadlineAt: deadline,
-        search: {
-          query: body.query,
-          limit: body.limit,
-          sources,
-          categories: body.categories.map((c) => (typeof c === 'string' ? c : c.type)),
-          includeDomains: body.includeDomains,
-          excludeDomains: body.excludeDomains,
-          scrape,
+        teamId,
+        apiKeyId: keyId,
+        url: null,
+        options,
+        // The response waits for the job's result or its failure, and either commit makes the row
+        // durable with it.
+        relaxed: true,
+        // Without scraping, the search activity completes the job and notifies its id at the
+        // commit; registered before the start, so the notice cannot come first.
+        beforeStart: (id) => {
+          if (!scrape) stored = deps.storedScrapes.wait(id);
         },
-      }),
-      workflowExecutionTimeoutMs: body.timeout + DEADLINE_GRACE_MS * 3,
-    });
-    await awaitSyncJob(deps, res, { jobId, handle, deadline, expired: searchTimeout, timedOut: searchTimeout });
+        workflow: searchWorkflow,
+        input: (id): SearchWorkflowInput => ({
+          jobId: id,
+          teamId,
+          kind: 'search',
+          scrapeOptions: body.scrapeOptions ?? scrapeOptionsSchema.parse({}),
+          deadlineAt: deadline,
+          search: {
+            query: body.query,
+            limit: body.limit,
+            sources,
+            categories: body.categories.map((c) => (typeof c === 'string' ? c : c.type)),
+            includeDomains: body.includeDomains,
+            excludeDomains: body.excludeDomains,
+            scrape,
+          },
+        }),
+        workflowExecutionTimeoutMs: body.timeout + DEADLINE_GRACE_MS * 3,
+      });
+      jobId = started.jobId;
+      await awaitSyncJob(deps, res, { jobId, handle: started.handle, deadline, stored: stored?.stored, expired: searchTimeout, timedOut: searchTimeout });
+    } finally {
+      stored?.cancel();
+    }
 
     const [job, documents] = await Promise.all([findTeamJob(deps.db, teamId, jobId), scrape ? listJobDocuments(deps.db, jobId) : []]);
     const result = job?.result as SearchJobResult | null | undefined;

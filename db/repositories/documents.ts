@@ -6,8 +6,16 @@ import { jobFinish } from './jobs.js';
 import { recordCharge, type LedgerCharge } from './ledger.js';
 import { storeCachedPage, type CacheCopy } from './page-cache.js';
 
-/** Notified with the job id when a single scrape's result is stored (its job completed). */
+/**
+ * Notified with the job id when a job the API waits on has stored its result and completed: a
+ * single scrape's Document, or the results of a search that scrapes nothing.
+ */
 export const SCRAPE_STORED_CHANNEL = 'trawl_scrape_stored';
+
+/** Tells a waiting API, when `db`'s transaction commits, that job `jobId` has its result. */
+export async function notifyResultStored(db: Db, jobId: string): Promise<void> {
+  await sql`select pg_notify(${SCRAPE_STORED_CHANNEL}, ${jobId})`.execute(db);
+}
 
 /**
  * Stores a single scrape's result in one transaction: its Document with its charge, its job
