@@ -8,6 +8,7 @@ const placeShape = {
   lang: z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/).optional(),
   country: z.string().regex(/^[a-zA-Z]{2}$/).optional(),
   location: z.string().max(200).optional(),
+  filter: z.string().max(500).optional().describe('Accepted for compatibility; not applied'),
 };
 const categoryName = z.enum(['github', 'research', 'pdf']);
 const domain = z.string().max(253).regex(/^(\*\.)?[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/, 'a domain name, without protocol, path or port');
@@ -25,7 +26,6 @@ export const searchRequestSchema = z
       .describe('Which result lists to answer: web, news, images'),
     categories: z.array(z.union([categoryName, z.strictObject({ type: categoryName })])).max(3).default([]),
     ...placeShape,
-    filter: z.string().max(500).optional().describe('Accepted for compatibility; not applied'),
     timeout: z.number().int().min(1000).max(300_000).default(60_000).describe('One deadline over the search and its scrapes (ms)'),
     ignoreInvalidURLs: z.boolean().default(false),
     includeDomains: z.array(domain).max(100).optional().describe('Only results on these domains (and their subdomains)'),

@@ -128,6 +128,9 @@ describe('the built-in index', () => {
     const plain = await teamA('/v2/search', { body: { query: 'tardigrade' } });
     expect(plain.body.creditsUsed).toBe(2);
     expect(plain.body.data.web[0].markdown).toBeUndefined();
+    const sdk = await firecrawl.search('salmon', { sources: ['web', 'images'], scrapeOptions: { formats: ['markdown', 'links'] } });
+    expect(sdk.web).toEqual([expect.objectContaining({ url: url('b', '/bears'), markdown: expect.stringContaining('eat salmon'), links: expect.any(Array) })]);
+    expect(sdk.images).toEqual([]);
   });
 
   it('answers 408 when the search and its scrapes do not fit the timeout', async () => {
@@ -141,8 +144,66 @@ describe('the built-in index', () => {
     }
   });
 
+  it('takes every body field, with per-source overrides, and warns about what the index ignores', async () => {
+    const res = await teamA('/v2/search', {
+      body: {
+        query: 'tardigrade',
+        limit: 3,
+        sources: [{ type: 'web', tbs: 'qdr:y', lang: 'en', country: 'us', location: 'Berlin', filter: 'dup' }, { type: 'news' }],
+        categories: [{ type: 'research' }],
+        tbs: 'qdr:d',
+        filter: 'dup',
+        lang: 'de',
+        country: 'de',
+        timeout: 30_000,
+        ignoreInvalidURLs: true,
+        excludeDomains: ['b.localhost'],
+        scrapeOptions: { onlyMainContent: true },
+        origin: 'e2e',
+        integration: 'search-test',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['news', 'web']);
+    // The research category keeps only academic hosts, which none of the team's pages are on.
+    expect(res.body.data).toEqual({ web: [], news: [] });
+    expect(res.body.warning).toMatch(/location/);
+    expect(res.body.creditsUsed).toBe(0);
+    // Per-source fields win over the top-level ones, which alone would find nothing: the web source
+    // searches English pages of this year, the news source English articles of 2020.
+    const perSource = await teamA('/v2/search', {
+      body: {
+        query: 'tardigrade',
+        lang: 'de',
+        tbs: 'qdr:h',
+        sources: [{ type: 'web', lang: 'en', tbs: 'qdr:y' }, { type: 'news', lang: 'en', tbs: 'cdr:1,cd_min:1/1/2020,cd_max:12/31/2020' }],
+        excludeDomains: ['b.localhost'],
+        // No formats: nothing is scraped, whatever else scrapeOptions says.
+        scrapeOptions: { onlyMainContent: true },
+      },
+    });
+    expect(webUrls(perSource)).toEqual(['/doomed']);
+    expect(perSource.body.data.web[0].markdown).toBeUndefined();
+    expect(perSource.body.data.news.map((r: { url: string }) => r.url)).toEqual([url('a', '/water-bears')]);
+    expect(perSource.body.creditsUsed).toBe(2);
+    const pdf = await teamA('/v2/search', { body: { query: 'tardigrade', categories: ['pdf'] } });
+    expect(pdf.body.data.web).toEqual([]);
+  });
+
   it('refuses bad bodies with 400 and the envelope', async () => {
     const bad = [
+      {},
+      { query: '   ' },
+      { query: 'x', limit: 1.5 },
+      { query: 'x', sources: [] },
+      { query: 'x', sources: [{ type: 'web', unknown: 1 }] },
+      { query: 'x', sources: [{ type: 'web', tbs: 'qdr:q' }] },
+      { query: 'x', lang: 'english' },
+      { query: 'x', country: 'usa' },
+      { query: 'x', timeout: 400_000 },
+      { query: 'x', includeDomains: ['a.com:8080'] },
+      { query: 'x', scrapeOptions: { formats: ['nonsense'] } },
+      { query: 'x', ignoreInvalidURLs: 'yes' },
       { query: '' },
       { query: 'x', limit: 0 },
       { query: 'x', limit: 101 },
