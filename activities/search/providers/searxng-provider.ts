@@ -42,7 +42,8 @@ export function createSearxngProvider(endpoint: string): SearchProvider {
           if (results.length >= q.limit) break;
           seen.add(r.url);
           const date = r.publishedDate ? new Date(r.publishedDate) : undefined;
-          if (q.range?.from && date && date < q.range.from) continue;
+          // Ranges SearXNG's time_range cannot express (an hour, a custom range) are applied here.
+          if (date && ((q.range?.from && date < q.range.from) || (q.range?.to && date >= q.range.to))) continue;
           results.push(toResult(q.source, r, results.length + 1, date));
         }
       }
