@@ -16,11 +16,11 @@ import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
 import { mergeExtraction } from '../llm/merge-extraction.js';
 import { searchQueryFromPrompt } from '../llm/search-query.js';
 import type { ActivityDeps } from './deps.js';
+import { searchProviderOf } from './search/providers.js';
 import { createSiteMapper, type MapLink } from './map-site.js';
 import { modelFor } from './page/enrich/model.js';
 import { withPageSignal } from './page/signal.js';
 import { pageThreatGate } from './threat/gate.js';
-import { createIndexProvider } from './search/providers/index-provider.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
 export interface ExpandExtractUrlsInput {
@@ -58,7 +58,7 @@ export interface ExtractJobResult {
 
 export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const collect = createSiteMapper(deps, robotsFor);
-  const search = deps.search ?? createIndexProvider(deps.db);
+  const search = searchProviderOf(deps);
   return async function expandExtractUrls(input: ExpandExtractUrlsInput): Promise<ExpandExtractUrlsResult> {
     const cancelled = Context.current().cancellationSignal;
     try {

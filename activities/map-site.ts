@@ -23,7 +23,6 @@ import { Context } from '@temporalio/activity';
 import type { MapOptions } from '../contracts/map-options.js';
 import type { SiteFetchRoute } from '../lib/crawl/settings.js';
 import { completeJobWithResult } from '../db/repositories/jobs.js';
-import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
 import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
@@ -36,7 +35,7 @@ import { transformContent } from '../scraper/html/content.js';
 import type { FetchRequest, FetchedPage, TransformOptions } from '../scraper/types.js';
 import type { ActivityDeps } from './deps.js';
 import { withPageSignal } from './page/signal.js';
-import { requireCredits } from './page/team-budget.js';
+import { chargeWith, requireCredits } from './page/team-budget.js';
 import { pageThreatGate } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
 
@@ -234,24 +233,9 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
 async function storeMap(deps: ActivityDeps, input: MapSiteInput, result: Record<string, unknown>, scanned: number): Promise<void> {
   const credits = scanned * CREDIT_COSTS.threatScanPerUrl;
   if (credits === 0) return completeJobWithResult(deps.db, input.jobId, result);
-  const budget = await requireCredits(deps.db, input.teamId);
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      await recordCharge(trx, {
-        teamId: input.teamId,
-        jobId: input.jobId,
-        documentId: null,
-        chargeKey: `map:${input.jobId}:threat`,
-        reason: 'threat-scan',
-        credits,
-        periodCredits: budget.plan.monthlyCredits,
-      });
-      await completeJobWithResult(trx, input.jobId, result);
-    });
-  } catch (err) {
-    if (err instanceof CreditLimitReached) throw new NonRetryablePageError('INSUFFICIENT_CREDITS', `Insufficient credits: threat protection's scan costs ${credits}`);
-    throw err;
-  }
+  const { plan } = await requireCredits(deps.db, input.teamId);
+  const charge = { teamId: input.teamId, jobId: input.jobId, chargeKey: `map:${input.jobId}:threat`, reason: 'threat-scan', credits };
+  await chargeWith(deps.db, plan, charge, (trx) => completeJobWithResult(trx, input.jobId, result));
 }
 
 function mapTimeout(): NonRetryablePageError {

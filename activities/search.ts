@@ -7,16 +7,15 @@ import { Context } from '@temporalio/activity';
 import { addBatchPages } from '../db/repositories/batch.js';
 import { notifyResultStored } from '../db/repositories/documents.js';
 import { completeJobWithResult, storeJobResult } from '../db/repositories/jobs.js';
-import { CreditLimitReached, recordCharge } from '../db/repositories/ledger.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { parseTbs } from '../lib/search/tbs.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import type { ActivityDeps } from './deps.js';
+import { searchProviderOf } from './search/providers.js';
 import { withPageSignal } from './page/signal.js';
-import { requireCredits } from './page/team-budget.js';
+import { chargeWith, requireCredits } from './page/team-budget.js';
 import { passesDomainFilters, type SearchCategory, type SearchResult, type SearchSource } from './search/provider.js';
-import { createIndexProvider } from './search/providers/index-provider.js';
 
 export interface SearchSourceRequest {
   type: SearchSource;
@@ -59,7 +58,7 @@ export interface SearchJobResult {
 }
 
 export function createRunSearchActivity(deps: ActivityDeps) {
-  const provider = deps.search ?? createIndexProvider(deps.db);
+  const provider = searchProviderOf(deps);
   return async function runSearch(input: RunSearchInput): Promise<RunSearchResult> {
     const cancelled = Context.current().cancellationSignal;
     try {
@@ -102,33 +101,18 @@ export function createRunSearchActivity(deps: ActivityDeps) {
     const result: SearchJobResult = { sources, searchCredits, ...(warnings.size > 0 && { warning: [...warnings].join(' ') }) };
     const toScrape = input.scrape ? [...(sources.web ?? []), ...(sources.news ?? [])] : [];
     const pages = new Map(toScrape.map((r) => [urlKey(normalizeUrl(r.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })), r.url]));
-    try {
-      await deps.db.transaction().execute(async (trx) => {
-        await recordCharge(trx, {
-          teamId: input.teamId,
-          jobId: input.jobId,
-          documentId: null,
-          chargeKey: `search:${input.jobId}`,
-          reason: 'search',
-          credits: searchCredits,
-          periodCredits: budget.plan.monthlyCredits,
-        });
-        // Nothing to scrape: the search is the whole job, completed with its result here, and the
-        // waiting API told so at the commit, before the workflow reports back through Temporal.
-        if (!input.scrape) {
-          await completeJobWithResult(trx, input.jobId, { ...result });
-          await notifyResultStored(trx, input.jobId);
-        } else {
-          await storeJobResult(trx, input.jobId, { ...result });
-          await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
-        }
-      });
-    } catch (err) {
-      if (err instanceof CreditLimitReached) {
-        throw new NonRetryablePageError('INSUFFICIENT_CREDITS', `Insufficient credits: this search costs ${searchCredits}`);
+    const charge = { teamId: input.teamId, jobId: input.jobId, chargeKey: `search:${input.jobId}`, reason: 'search', credits: searchCredits };
+    await chargeWith(deps.db, budget.plan, charge, async (trx) => {
+      // Nothing to scrape: the search is the whole job, completed with its result here, and the
+      // waiting API told so at the commit, before the workflow reports back through Temporal.
+      if (!input.scrape) {
+        await completeJobWithResult(trx, input.jobId, { ...result });
+        await notifyResultStored(trx, input.jobId);
+      } else {
+        await storeJobResult(trx, input.jobId, { ...result });
+        await addBatchPages(trx, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
       }
-      throw err;
-    }
+    });
     return { results: count, queued: pages.size };
   }
 }

@@ -7,14 +7,13 @@ import { Context } from '@temporalio/activity';
 import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { appendTraceEvents, listAgentSteps, refundRun, saveAgentStep, saveSnapshot, type TraceEvent } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
-import { CreditLimitReached, recordCharge } from '../../db/repositories/ledger.js';
-import { NonRetryablePageError, toApplicationFailure } from '../../lib/errors.js';
+import { toApplicationFailure } from '../../lib/errors.js';
 import { decideNextAction } from '../../llm/agent-step.js';
 import { validatorFor, type JsonSchema } from '../../llm/json-schema.js';
 import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
 import { withPageSignal } from '../page/signal.js';
-import { requireCredits } from '../page/team-budget.js';
+import { chargeWith, requireCredits } from '../page/team-budget.js';
 import type { RobotsLookup } from '../site/site-rules.js';
 import { allowedUrl, createAgentTools } from './tools.js';
 
@@ -121,24 +120,9 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
             await saveAgentStep(deps.db, input.runId, input.step, input.tool, params, `Failed: ${message}`);
             return { credits: 0, summary: `failed: ${message}` };
           }
-          const budget = await requireCredits(deps.db, input.teamId);
-          try {
-            await deps.db.transaction().execute(async (trx) => {
-              await saveAgentStep(trx, input.runId, input.step, input.tool, params, outcome.text);
-              await recordCharge(trx, {
-                teamId: input.teamId,
-                jobId: input.runId,
-                documentId: null,
-                chargeKey: `agent:${input.runId}:${input.step}`,
-                reason: `agent:${input.tool}`,
-                credits: outcome.credits,
-                periodCredits: budget.plan.monthlyCredits,
-              });
-            });
-          } catch (err) {
-            if (err instanceof CreditLimitReached) throw new NonRetryablePageError('INSUFFICIENT_CREDITS', 'The team has no credits left for this step');
-            throw err;
-          }
+          const { plan } = await requireCredits(deps.db, input.teamId);
+          const charge = { teamId: input.teamId, jobId: input.runId, chargeKey: `agent:${input.runId}:${input.step}`, reason: `agent:${input.tool}`, credits: outcome.credits };
+          await chargeWith(deps.db, plan, charge, (trx) => saveAgentStep(trx, input.runId, input.step, input.tool, params, outcome.text));
           return { credits: outcome.credits, summary: outcome.summary };
         }),
       );

@@ -10,9 +10,9 @@ import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema, type ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
 import type { ActivityDeps } from '../deps.js';
+import { searchProviderOf } from '../search/providers.js';
 import { createSiteMapper } from '../map-site.js';
 import { fetchPage } from '../page/fetch.js';
-import { createIndexProvider } from '../search/providers/index-provider.js';
 import type { RobotsLookup } from '../site/site-rules.js';
 import { pageThreatGate } from '../threat/gate.js';
 
@@ -41,7 +41,7 @@ const MAP_LINKS = 100;
 
 export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const collect = createSiteMapper(deps, robotsFor);
-  const search = deps.search ?? createIndexProvider(deps.db);
+  const search = searchProviderOf(deps);
 
   return async function runTool(call: ToolCall): Promise<ToolOutcome> {
     const deadline = Date.now() + TOOL_TIMEOUT_MS;

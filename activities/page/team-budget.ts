@@ -4,9 +4,11 @@
  * document (db/repositories/ledger.ts). The charge itself re-checks the plan under a row lock, so
  * concurrent pages can never take a team past its credits.
  */
-import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../db/repositories/ledger.js';
+import type { Transaction } from 'kysely';
+import { CreditLimitReached, pageChargeKey, recordCharge, type LedgerCharge } from '../../db/repositories/ledger.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { resolvePlan, type TeamPlan } from '../../lib/plans.js';
@@ -42,6 +44,31 @@ export function pageCharge(fields: {
     credits: fields.credits,
     periodCredits: fields.plan.monthlyCredits,
   };
+}
+
+/** A charge that is not a page's: a search's results, a map's threat scans, an agent step. */
+export interface JobCharge {
+  teamId: string;
+  jobId: string;
+  /** Attempt-independent, e.g. `search:<job id>`, so a retried activity charges once. */
+  chargeKey: string;
+  reason: string;
+  credits: number;
+}
+
+/**
+ * Records the charge and runs `work` (what the charge pays for) in one transaction, so neither is
+ * stored without the other; a charge past the plan is INSUFFICIENT_CREDITS.
+ */
+export async function chargeWith(db: Db, plan: TeamPlan, charge: JobCharge, work: (trx: Transaction<Database>) => Promise<unknown>): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await recordCharge(trx, { ...charge, documentId: null, periodCredits: plan.monthlyCredits });
+      await work(trx);
+    });
+  } catch (err) {
+    throw withCreditCode(err);
+  }
 }
 
 /** A refused charge becomes the wire error; anything else passes through unchanged. */

@@ -3,6 +3,7 @@
  * `providers/<name>-provider.ts` returning a SearchProvider, and add its line here.
  */
 import type { Db } from '../../db/connect.js';
+import type { ActivityDeps } from '../deps.js';
 import type { SearchConfig } from '../../lib/config.js';
 import type { SearchProvider } from './provider.js';
 import { createIndexProvider } from './providers/index-provider.js';
@@ -15,4 +16,9 @@ export function createSearchProvider(config: SearchConfig, db: Db): SearchProvid
     case 'searxng':
       return createSearxngProvider(config.searxngEndpoint!);
   }
+}
+
+/** The worker's provider, or the built-in index for deps built without one (tests). */
+export function searchProviderOf(deps: ActivityDeps): SearchProvider {
+  return deps.search ?? createIndexProvider(deps.db);
 }
