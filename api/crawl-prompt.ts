@@ -37,14 +37,6 @@ export interface SuggestedCrawlOptions {
   dropped: string[];
 }
 
-export function requireModelForPrompt(deps: AppDeps, what: string): void {
-  if (!deps.features.llmConfigured) {
-    throw httpError('LLM_NOT_CONFIGURED', `${what} needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL`, {
-      option: 'prompt',
-    });
-  }
-}
-
 export async function suggestCrawlOptions(deps: AppDeps, req: { teamId: string; url: string; prompt: string }): Promise<SuggestedCrawlOptions> {
   let suggested: Record<string, unknown>;
   try {

@@ -12,24 +12,25 @@ export interface DeploymentFeatures {
 
 export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures): void {
   for (const format of options.formats) {
-    if ((format.type === 'json' || format.type === 'summary') && !features.llmConfigured) {
-      throw httpError(
-        'LLM_NOT_CONFIGURED',
-        `The ${format.type} format needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL`,
-        { option: `formats.${format.type}` },
-      );
+    if (format.type === 'json' || format.type === 'summary') {
+      assertModelConfigured(features, `The ${format.type} format`, `formats.${format.type}`);
     }
-    if (format.type === 'json' && format.schema) {
-      const problem = schemaProblem(format.schema);
-      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.json.schema' });
-    }
+    if (format.type === 'json') assertJsonSchema(format.schema, 'formats.json.schema');
     if (format.type === 'changeTracking' && format.modes.includes('json')) {
-      const option = 'formats.changeTracking.modes.json';
-      if (!features.llmConfigured) {
-        throw httpError('LLM_NOT_CONFIGURED', 'changeTracking.modes.json needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', { option });
-      }
-      const problem = format.schema && schemaProblem(format.schema);
-      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'formats.changeTracking.schema' });
+      assertModelConfigured(features, 'changeTracking.modes.json', 'formats.changeTracking.modes.json');
+      assertJsonSchema(format.schema, 'formats.changeTracking.schema');
     }
   }
+}
+
+/** 400 LLM_NOT_CONFIGURED at once, naming what needed the model and the variables to set. */
+export function assertModelConfigured(features: DeploymentFeatures, what: string, option: string): void {
+  if (features.llmConfigured) return;
+  throw httpError('LLM_NOT_CONFIGURED', `${what} needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL`, { option });
+}
+
+/** 422 INVALID_JSON_SCHEMA before anything is fetched or charged, for a schema that is not JSON Schema. */
+export function assertJsonSchema(schema: Record<string, unknown> | undefined, option: string): void {
+  const problem = schema && schemaProblem(schema);
+  if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option });
 }

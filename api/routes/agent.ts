@@ -8,9 +8,6 @@ import { findSnapshot, listTraceEvents, readRunCredits } from '../../db/reposito
 import { finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
-import { resolvePlan } from '../../lib/plans.js';
-import { findTeamPlan } from '../../db/repositories/plans.js';
-import { schemaProblem } from '../../llm/json-schema.js';
 import { agentWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
@@ -21,6 +18,9 @@ import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { validatedBody } from '../middleware/validate.js';
+import { publicBaseUrl } from '../public-url.js';
+import { teamStandingOf } from '../team-plan.js';
+import { assertJsonSchema, assertModelConfigured } from '../unsupported-options.js';
 import { agentRequestSchema, STEPS_BY_EFFORT } from '../schemas/agent.js';
 
 const PAGE_SIZE = 20;
@@ -80,17 +80,12 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
   return async (_req, res) => {
     const body = validated.of(res);
     const { teamId, keyId } = authOf(res);
-    if (resolvePlan(await findTeamPlan(deps.db, teamId)).zeroDataRetention) {
+    if ((await teamStandingOf(deps.db, res)).plan.zeroDataRetention) {
       throw httpError('BAD_REQUEST', 'Your team has zero data retention enabled. This is not supported on extract.');
     }
     await assertThreatOverrideAllowed(deps.db, teamId, body.threatProtection);
-    if (!deps.features.llmConfigured) {
-      throw httpError('LLM_NOT_CONFIGURED', 'Agent runs need a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', { option: 'prompt' });
-    }
-    if (body.schema) {
-      const problem = schemaProblem(body.schema);
-      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'schema' });
-    }
+    assertModelConfigured(deps.features, 'An agent run', 'prompt');
+    assertJsonSchema(body.schema, 'schema');
     const { origin: _o, integration: _i, ...options } = body;
     try {
       const { jobId } = await startJob(deps, {
@@ -153,7 +148,7 @@ function listAgents(deps: AppDeps): RequestHandler {
           options: { prompt: options.prompt ?? '', urls: options.urls, schema: options.schema },
         };
       }),
-      ...(rows.length > PAGE_SIZE && last && { next: `${req.protocol}://${req.get('host')}/v2/agent?before=${last.created_at.getTime()}` }),
+      ...(rows.length > PAGE_SIZE && last && { next: `${publicBaseUrl(req, deps.config)}/v2/agent?before=${last.created_at.getTime()}` }),
     });
   };
 }

@@ -4,7 +4,7 @@ import { crawlWorkflow } from '../../workflows/index.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import type { AppDeps } from '../deps.js';
 import { crawlOptionsFromV1 } from '../../lib/crawl/v1-options.js';
-import { requireModelForPrompt, suggestCrawlOptions } from '../crawl-prompt.js';
+import { suggestCrawlOptions } from '../crawl-prompt.js';
 import { checkIdempotencyKey, startJob } from '../job-start.js';
 import { authOf } from '../middleware/auth.js';
 import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';
@@ -15,7 +15,7 @@ import { crawlRequestSchema, crawlRequestV1Schema, type CrawlRequest } from '../
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { refuseBlockedStartUrl } from '../target-check.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
-import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+import { assertModelConfigured, assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { mediaBaseUrl } from './media.js';
 
 export function crawlRoutes(deps: AppDeps): Router {
@@ -33,7 +33,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
   return async (req, res) => {
     const given = validated.of(res);
     assertScrapeOptionsSupported(given.scrapeOptions, deps.features);
-    if (given.prompt) requireModelForPrompt(deps, 'A crawl prompt');
+    if (given.prompt) assertModelConfigured(deps.features, 'A crawl prompt', 'prompt');
     const { teamId, keyId } = authOf(res);
     await assertThreatOverrideAllowed(deps.db, teamId, given.scrapeOptions.threatProtection);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);

@@ -7,7 +7,6 @@ import { Router, type RequestHandler } from 'express';
 import { addBatchPages } from '../../db/repositories/batch.js';
 import { readJobTokens } from '../../db/repositories/token-ledger.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
-import { schemaProblem } from '../../llm/json-schema.js';
 import { relaxedSchema } from '../../llm/page-features.js';
 import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import type { ExtractJobResult } from '../../activities/extract.js';
@@ -24,7 +23,7 @@ import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { extractRequestSchema, type ExtractRequest } from '../schemas/extract.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
-import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+import { assertJsonSchema, assertModelConfigured, assertScrapeOptionsSupported } from '../unsupported-options.js';
 
 export function extractRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -43,15 +42,8 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
     const body = validated.of(res);
     const threatProtection = body.threatProtection ?? body.scrapeOptions.threatProtection;
     await assertThreatOverrideAllowed(deps.db, authOf(res).teamId, threatProtection);
-    if (!deps.features.llmConfigured) {
-      throw httpError('LLM_NOT_CONFIGURED', 'Extract needs a language model; set OPENAI_API_KEY (and OPENAI_BASE_URL) or OLLAMA_BASE_URL', {
-        option: 'prompt',
-      });
-    }
-    if (body.schema) {
-      const problem = schemaProblem(body.schema);
-      if (problem) throw httpError('INVALID_JSON_SCHEMA', problem, { option: 'schema' });
-    }
+    assertModelConfigured(deps.features, 'Extract', 'prompt');
+    assertJsonSchema(body.schema, 'schema');
     const scrapeOptions: ScrapeOptions = {
       ...body.scrapeOptions,
       threatProtection,
