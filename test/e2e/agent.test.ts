@@ -3,14 +3,13 @@
  * results matching the schema, the credit cap, refusal, cancellation, trace and snapshots, the
  * seed's agent errors, and the official SDK's agent methods.
  */
-import Firecrawl from '@mendable/firecrawl-js';
+import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
-import { startPageServer, type PageServer } from '../helpers/page-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
-import { startModelStack, type ModelStack } from './llm-stack.js';
+import { startModelTeam, type ModelTeam } from './llm-stack.js';
 
 const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 
@@ -21,9 +20,8 @@ const PAGES: Record<string, string> = {
 };
 const SCHEMA = { type: 'object', properties: { products: { type: 'array', items: { type: 'string' } } }, required: ['products'] };
 
-let stack: ModelStack;
+let stack: ModelTeam;
 let model: FakeModelServer;
-let site: PageServer;
 let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
@@ -51,18 +49,12 @@ async function traceOf(id: string) {
 }
 
 beforeAll(async () => {
-  site = await startPageServer(PAGES, 'Shop');
-  origin = site.origin;
-  stack = await startModelStack('trawl-agent');
-  model = stack.model;
-  const key = await createKeyWithCli(databaseUrl, 'agent-team');
-  api = apiClient(stack.stack.apiUrl, key);
-  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.stack.apiUrl });
+  stack = await startModelTeam('trawl-agent', 'agent-team', PAGES, 'Shop');
+  ({ model, origin, api, firecrawl } = stack);
 }, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
-  await site?.close();
 });
 
 describe('agent runs', () => {
@@ -145,7 +137,7 @@ describe('agent runs', () => {
   });
 
   it('answers the seed’s agent errors', async () => {
-    const other = apiClient(stack.stack.apiUrl, await createKeyWithCli(databaseUrl, 'agent-other-team'));
+    const other = apiClient(stack.apiUrl, await createKeyWithCli(databaseUrl, 'agent-other-team'));
     const mine = (await firecrawl.listAgents()).agents![0]!.id;
     expect(await api('/v2/agent/not-a-uuid')).toMatchObject({ status: 400, body: { error: 'Invalid job ID format. Job ID must be a valid UUID.' } });
     expect(await other(`/v2/agent/${mine}`)).toMatchObject({ status: 404, body: { error: 'Agent job not found' } });
@@ -161,7 +153,7 @@ describe('agent runs', () => {
 
     const zdrKey = await createKeyWithCli(databaseUrl, 'agent-zdr-team');
     await runAdmin(databaseUrl, ['teams', 'set', 'agent-zdr-team', '--zdr', 'true']);
-    const zdr = await apiClient(stack.stack.apiUrl, zdrKey)('/v2/agent', { body: { prompt: 'x' } });
+    const zdr = await apiClient(stack.apiUrl, zdrKey)('/v2/agent', { body: { prompt: 'x' } });
     expect(zdr).toMatchObject({ status: 400, body: { error: 'Your team has zero data retention enabled. This is not supported on extract.' } });
     const modelless = await apiClient(modellessUrl, modellessKey)('/v2/agent', { body: { prompt: 'x' } });
     expect(modelless.body.code).toBe('LLM_NOT_CONFIGURED');

@@ -4,18 +4,16 @@
  * the fake OpenAI-compatible server, which answers schema fields from labelled values in the page
  * ("company: Acme"), so merged answers follow the pages.
  */
-import Firecrawl from '@mendable/firecrawl-js';
+import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
-import { startPageServer, type PageServer } from '../helpers/page-server.js';
-import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { e2eContext } from './context.js';
-import { startModelStack, type ModelStack } from './llm-stack.js';
+import { startModelTeam, type ModelTeam } from './llm-stack.js';
 
-const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
+const { apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 
 /** A company site whose pages state the facts the schema asks for. */
 const PAGES: Record<string, string> = {
@@ -32,26 +30,19 @@ const SCHEMA = {
   required: ['company', 'products'],
 };
 
-let stack: ModelStack;
+let stack: ModelTeam;
 let model: FakeModelServer;
-let site: PageServer;
 let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
 
 beforeAll(async () => {
-  site = await startPageServer(PAGES);
-  origin = site.origin;
-  stack = await startModelStack('trawl-llm-jobs');
-  model = stack.model;
-  const key = await createKeyWithCli(databaseUrl, 'llm-jobs-team');
-  api = apiClient(stack.stack.apiUrl, key);
-  firecrawl = new Firecrawl({ apiKey: key, apiUrl: stack.stack.apiUrl });
+  stack = await startModelTeam('trawl-llm-jobs', 'llm-jobs-team', PAGES);
+  ({ model, origin, api, firecrawl } = stack);
 }, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
-  await site?.close();
 });
 
 describe('extract', () => {

@@ -3,9 +3,13 @@
  * on its own task queue, for the e2e files about model features. The shared stack has no model
  * and answers LLM_NOT_CONFIGURED.
  */
+import Firecrawl from '@mendable/firecrawl-js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
+import { apiClient } from '../helpers/api-client.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { startPageServer } from '../helpers/page-server.js';
+import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 
 export interface ModelStack {
@@ -38,6 +42,30 @@ export async function startModelStack(taskQueue: string, env: Record<string, str
     async stop() {
       await stack.stop();
       await model.close();
+    },
+  };
+}
+
+/** A model stack, a team on it with the API and the official SDK as clients, and a page server. */
+export interface ModelTeam extends ModelStack {
+  apiUrl: string;
+  origin: string;
+  api: ReturnType<typeof apiClient>;
+  firecrawl: Firecrawl;
+}
+
+export async function startModelTeam(taskQueue: string, team: string, pages: Record<string, string>, title?: string): Promise<ModelTeam> {
+  const [site, stack] = await Promise.all([startPageServer(pages, title), startModelStack(taskQueue)]);
+  const key = await createKeyWithCli(e2eContext().databaseUrl, team);
+  const apiUrl = stack.stack.apiUrl;
+  return {
+    ...stack,
+    apiUrl,
+    origin: site.origin,
+    api: apiClient(apiUrl, key),
+    firecrawl: new Firecrawl({ apiKey: key, apiUrl }),
+    async stop() {
+      await Promise.all([stack.stop(), site.close()]);
     },
   };
 }

@@ -4,26 +4,22 @@
  * Postgres when scraped.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../../api/auth/api-keys.js';
-import type { AppDeps } from '../../../api/deps.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
 import { saveTeamPlan } from '../../../db/repositories/plans.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { loadConfig } from '../../../lib/config.js';
-import { createLogger } from '../../../lib/log.js';
 import { DEFAULT_PLAN, planColumns } from '../../../lib/plans.js';
 import { apiClient } from '../../helpers/api-client.js';
 import { sample, typeOf } from '../../helpers/prometheus-text.js';
+import { serveApp, type InProcessApp } from '../../helpers/in-process-app.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 import { documentRow, newJob } from '../credits/fixture.js';
 
 const TOKEN = 'unit-metrics-token-0123';
 let testDb: TestDb;
-let server: Server;
+let app: InProcessApp;
 let base: string;
 let teamId: string;
 let api: ReturnType<typeof apiClient>;
@@ -46,23 +42,17 @@ beforeAll(async () => {
       },
     },
   };
-  const deps: AppDeps = {
+  app = await serveApp({
     db: testDb.db,
     config: loadConfig({ AUTH: 'keys', DATABASE_URL: testDb.url, METRICS_TOKEN: TOKEN, ALLOW_PRIVATE_NETWORK: 'true' }),
-    log: createLogger('silent'),
     temporal: temporal as never,
-    features: { llmConfigured: false },
-    storedScrapes: { wait: () => ({ stored: new Promise(() => {}), cancel: () => {} }), close: async () => {} },
-  };
-  server = createServer(createApp(deps));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  base = app.base;
   api = apiClient(base, key);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await app?.close();
   await testDb.drop();
 });
 

@@ -4,22 +4,18 @@
  * here is refused before a workflow would start.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../../api/auth/api-keys.js';
-import type { AppDeps } from '../../../api/deps.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { loadConfig } from '../../../lib/config.js';
-import { createLogger } from '../../../lib/log.js';
 import { apiClient, type ApiResponse } from '../../helpers/api-client.js';
+import { serveApp, type InProcessApp } from '../../helpers/in-process-app.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 
 let testDb: TestDb;
-let server: Server;
+let app: InProcessApp;
 let base: string;
 let key: string;
 let api: ReturnType<typeof apiClient>;
@@ -29,23 +25,13 @@ beforeAll(async () => {
   const team = await findOrCreateTeam(testDb.db, `hardening-${randomUUID()}`);
   key = generateApiKey();
   await insertApiKey(testDb.db, { teamId: team.id, keyHash: hashApiKey(key), keyPrefix: keyPrefix(key), scopes: null });
-  const deps: AppDeps = {
-    db: testDb.db,
-    config: loadConfig({ AUTH: 'keys', DATABASE_URL: testDb.url }),
-    log: createLogger('silent'),
-    temporal: {} as never,
-    features: { llmConfigured: false },
-    storedScrapes: { wait: () => ({ stored: new Promise(() => {}), cancel: () => {} }), close: async () => {} },
-  };
-  server = createServer(createApp(deps));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await serveApp({ db: testDb.db, config: loadConfig({ AUTH: 'keys', DATABASE_URL: testDb.url }) });
+  base = app.base;
   api = apiClient(base, key);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await app?.close();
   await testDb.drop();
 });
 
