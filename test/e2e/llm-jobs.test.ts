@@ -10,6 +10,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { e2eContext } from './context.js';
 import { startModelTeam, type ModelTeam } from './llm-stack.js';
 
@@ -99,6 +100,18 @@ describe('extract', () => {
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', data: { company: 'Acme Corp' } });
     // The model turned the prompt into keywords first.
     expect(model.requests[0]!.messages.at(-1)!.content).toContain('Request: Find the company name');
+  });
+
+  it('sends its webhooks: started and completed, and no page events', async () => {
+    const hooks = await startWebhookReceiver();
+    try {
+      const res = await api('/v2/extract', { body: { urls: [`${origin}/about`, `${origin}/products/widget`], prompt: 'the company', webhook: { url: hooks.url } } });
+      await hooks.waitFor('extract.completed');
+      expect(hooks.deliveries.map((d) => d.body.type)).toEqual(['extract.started', 'extract.completed']);
+      expect(hooks.deliveries.every((d) => d.body.id === res.body.id)).toBe(true);
+    } finally {
+      await hooks.close();
+    }
   });
 
   it('keeps going when one page fails, and fails with the schema errors when the merge does not match', async () => {
