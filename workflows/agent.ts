@@ -42,8 +42,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   let creditsUsed = 0;
   const pending: TraceEvent[] = [];
   const agent = { id: input.runId, role: 'orchestrator', name: 'spark-2' };
-  const emit = (type: string, payload: Record<string, unknown> = {}) =>
-    pending.push({ seq: seq++, type, payload: { schemaVersion: 1, eventId: `${input.runId}:${seq - 1}`, runId: input.runId, producerSequence: seq - 1, agent, type, ...payload } });
+  const emit = (type: string, payload: Record<string, unknown> = {}) => {
+    const n = seq++;
+    pending.push({ seq: n, type, payload: { schemaVersion: 1, eventId: `${input.runId}:${n}`, runId: input.runId, producerSequence: n, agent, type, ...payload } });
+  };
   const flush = async () => {
     if (pending.length === 0) return;
     const events = pending.splice(0);

@@ -164,20 +164,25 @@ async function snapshotOf(deps: AppDeps, job: Job): Promise<unknown> {
 }
 
 async function agentJob(deps: AppDeps, res: Parameters<RequestHandler>[1], id: string): Promise<Job> {
-  if (!isJobId(id)) throw httpError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.');
-  try {
-    return await requireTeamJob(deps.db, authOf(res).teamId, id, ['agent']);
-  } catch (err) {
-    if (err instanceof TrawlError && err.code === 'JOB_NOT_FOUND') throw httpError('JOB_NOT_FOUND', 'Agent job not found');
-    throw err;
-  }
+  const job = await runOrExtract(deps, res, id);
+  if (job.kind !== 'agent') throw httpError('JOB_NOT_FOUND', 'Agent job not found');
+  return job;
 }
 
 /** The run, or the seed's 400 for an extract job's id (extract is the generation before spark-2). */
 async function spark2Job(deps: AppDeps, res: Parameters<RequestHandler>[1], id: string, olderGeneration: string): Promise<Job> {
-  if (isJobId(id)) {
-    const extract = await requireTeamJob(deps.db, authOf(res).teamId, id, ['extract']).catch(() => undefined);
-    if (extract) throw httpError('BAD_REQUEST', olderGeneration);
+  const job = await runOrExtract(deps, res, id);
+  if (job.kind === 'extract') throw httpError('BAD_REQUEST', olderGeneration);
+  return job;
+}
+
+/** One read for either kind, with the seed's texts for a malformed or unknown id. */
+async function runOrExtract(deps: AppDeps, res: Parameters<RequestHandler>[1], id: string): Promise<Job> {
+  if (!isJobId(id)) throw httpError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.');
+  try {
+    return await requireTeamJob(deps.db, authOf(res).teamId, id, ['agent', 'extract']);
+  } catch (err) {
+    if (err instanceof TrawlError && err.code === 'JOB_NOT_FOUND') throw httpError('JOB_NOT_FOUND', 'Agent job not found');
+    throw err;
   }
-  return agentJob(deps, res, id);
 }

@@ -4,7 +4,6 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
-import { CURRENT_PERIOD } from './ledger.js';
 
 export interface TraceEvent {
   seq: number;
@@ -49,32 +48,28 @@ export async function findSnapshot(db: Db, runId: string, snapshotId: string) {
   return db.selectFrom('agent_snapshots').select('content').where('run_id', '=', runId).where('snapshot_id', '=', snapshotId).executeTakeFirst();
 }
 
-/** Credits the run's ledger rows hold (its charge keys start with `agent:<run>:`). */
+/** Credits the run's ledger rows hold (every charge of an agent job is one of its steps'). */
 export async function readRunCredits(db: Db, runId: string): Promise<number> {
-  const row = await db
-    .selectFrom('credit_ledger')
-    .select(sql<string | null>`sum(credits)`.as('n'))
-    .where('charge_key', 'like', `agent:${runId}:%`)
-    .executeTakeFirst();
+  const row = await db.selectFrom('credit_ledger').select(sql<string | null>`sum(credits)`.as('n')).where('job_id', '=', runId).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /**
- * Failed runs are not billed: the run's charges leave the ledger and the period total in one
- * transaction. Idempotent: a second refund finds nothing.
+ * Failed runs are not billed: the run's charges leave the ledger, and each billing period's total
+ * gives back what was charged in it, in one statement. Idempotent: a second refund finds nothing.
  */
 export async function refundRun(db: Db, teamId: string, runId: string): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const removed = await trx.deleteFrom('credit_ledger').where('charge_key', 'like', `agent:${runId}:%`).returning(['credits', 'created_at']).execute();
-    const total = removed.reduce((n, r) => n + r.credits, 0);
-    if (total > 0) {
-      await trx
-        .updateTable('credit_usage')
-        .set({ used: sql`greatest(0, used - ${total})` })
-        .where('team_id', '=', teamId)
-        .where('period_start', '=', sql<Date>`${CURRENT_PERIOD}`)
-        .execute();
-    }
-    return total;
-  });
+  const { rows } = await sql<{ total: number }>`
+    with removed as (
+      delete from credit_ledger where job_id = ${runId}::uuid returning credits, created_at
+    ), by_period as (
+      select (date_trunc('month', created_at at time zone 'UTC'))::date as period_start, sum(credits) as credits
+      from removed group by 1
+    ), given_back as (
+      update credit_usage u set used = greatest(0, u.used - b.credits)
+      from by_period b where u.team_id = ${teamId}::uuid and u.period_start = b.period_start
+      returning 1
+    )
+    select coalesce(sum(credits), 0) as total from removed`.execute(db);
+  return Number(rows[0]?.total ?? 0);
 }
