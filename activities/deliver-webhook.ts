@@ -48,7 +48,7 @@ function isRetryableStatus(status: number): boolean {
 }
 
 async function payloadData(db: Db, input: DeliverWebhookInput): Promise<Record<string, unknown>[]> {
-  if (input.event !== 'page') return [];
+  if (input.event !== 'page') return input.data ?? [];
   if (!input.documentId) throw new NonRetryablePageError('BAD_REQUEST', 'A page webhook needs a documentId');
   const row = await findDocument(db, input.documentId);
   if (!row?.document || row.team_id !== input.teamId) {
@@ -129,7 +129,7 @@ export function createDeliverWebhookActivity(deps: Pick<ActivityDeps, 'db' | 'al
     try {
       const url = new URL(input.webhook.url);
       const payload: WebhookPayload = {
-        success: input.event !== 'failed',
+        success: input.event !== 'failed' && input.event !== 'cancelled',
         type: webhookEventType(input.jobKind, input.event),
         id: input.jobId,
         webhookId: input.deliveryId,

@@ -263,6 +263,8 @@ export interface TeamThreatPolicyTable {
 /** Agent runs (db/repositories/agent-runs.ts). */
 export interface AgentTraceEventTable {
   run_id: string;
+  /** '' for the orchestrator, '3' for the sub-agent spawned at its step 3, '3.2' for that one's own. */
+  agent_key: ColumnType<string, string | undefined, never>;
   seq: number;
   type: string;
   payload: JSONColumnType<Record<string, unknown>>;
@@ -271,6 +273,7 @@ export interface AgentTraceEventTable {
 
 export interface AgentStepTable {
   run_id: string;
+  agent_key: ColumnType<string, string | undefined, never>;
   step: number;
   tool: string;
   input: JSONColumnType<Record<string, unknown>>;

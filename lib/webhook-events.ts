@@ -5,7 +5,7 @@
 import type { RetryPolicy } from '@temporalio/common';
 import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 
-export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract' | 'search';
+export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract' | 'search' | 'agent';
 
 /** The payload's `type`, e.g. `crawl.page` or `batch_scrape.completed`. */
 export type WebhookEventType = `${WebhookJobKind}.${WebhookEventKind}`;
@@ -21,7 +21,7 @@ export function webhookWants(config: Pick<WebhookConfig, 'events'>, event: Webho
 
 /** The body POSTed to the receiver. */
 export interface WebhookPayload {
-  /** False only for `*.failed`. */
+  /** False for `*.failed` and `agent.cancelled`. */
   success: boolean;
   type: WebhookEventType;
   /** The job id. */
@@ -50,6 +50,8 @@ export interface DeliverWebhookInput {
   documentId?: string;
   /** Failed events: why the job failed. */
   error?: string;
+  /** Small payload data given by the workflow (an agent's tool call), sent as `data`. */
+  data?: Record<string, unknown>[];
 }
 
 /**

@@ -1,23 +1,26 @@
 /**
- * POST /v2/agent: an agent run. Each step is a model decision (an activity) and, unless the model
- * finishes or refuses, one tool (an activity). The credit cap, the step budget and the trace's
- * numbering are this workflow's state; step results and snapshots live in Postgres.
+ * POST /v2/agent: an agent run (agentWorkflow), whose orchestrator may hand sub-tasks to
+ * sub-agents (subAgentWorkflow, child workflows). Both run workflows/agent-loop.ts. The credit
+ * cap, the step budget and the trace's numbering are workflow state; step results and snapshots
+ * live in Postgres.
  *
- * Ends: `succeeded` (a result that matches the schema), `refused`, `credit_limit_reached` (the next
- * tool would pass maxCredits), `cancelled` (DELETE), `failed` (steps ran out, or an internal error).
- * Every end but success refunds the run: failed runs are not billed.
+ * A run ends `succeeded` (a result that matches the schema), `refused`, `credit_limit_reached`
+ * (the next tool would pass maxCredits), `cancelled` (DELETE), or `failed` (steps ran out, or an
+ * internal error). Every end but success refunds the run: failed runs are not billed. Sub-agents
+ * still running when their parent ends stop, and their part of the trace ends `parent_finished`.
  */
-import { CancellationScope, isCancellation, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
-import type { AgentDecision, AgentTask, FinishAgentRunInput } from '../activities/agent/run.js';
+import { CancellationScope, isCancellation, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import type { FinishAgentRunInput } from '../activities/agent/run.js';
 import type { TrawlActivities } from '../activities/index.js';
-import type { TraceEvent } from '../db/repositories/agent-runs.js';
 import { fromFailure } from '../lib/errors.js';
-import { BOOKKEEPING_RETRY_POLICY, PAGE_RETRY_POLICY } from './activities.js';
+import { BOOKKEEPING_RETRY_POLICY } from './activities.js';
+import { AgentLoop, type AgentLoopInput, type LoopEnd } from './agent-loop.js';
+import { AgentTrace, type TraceError } from './agent-trace.js';
+import { parentFinishedSignal } from './messages.js';
+import { WebhookFanout } from './webhook-fanout.js';
 
-export interface AgentWorkflowInput extends AgentTask {
+export interface AgentWorkflowInput extends Omit<AgentLoopInput, 'agentKey' | 'depth' | 'budget'> {
   maxCredits?: number;
-  /** From `effort`: how many steps the run may take. */
-  maxSteps: number;
 }
 
 export interface AgentWorkflowResult {
@@ -25,87 +28,104 @@ export interface AgentWorkflowResult {
   creditsUsed: number;
 }
 
-const { agentStep, agentTool } = proxyActivities<TrawlActivities>({
-  startToCloseTimeout: '3m',
-  heartbeatTimeout: '20s',
-  retry: PAGE_RETRY_POLICY,
-});
-const { recordAgentEvents, finishAgentRun } = proxyActivities<TrawlActivities>({ startToCloseTimeout: '30s', retry: BOOKKEEPING_RETRY_POLICY });
+export interface SubAgentInput extends AgentLoopInput {
+  parentAgentId: string;
+}
 
-/** What a tool is expected to cost, checked against maxCredits before it runs (a scrape of a long PDF may cost more). */
-const EXPECTED_COST = { search: 2, map: 1, scrape: 1 } as const;
+export interface SubAgentResult {
+  outcome: LoopEnd['outcome'] | 'cancelled' | 'parent_finished';
+  creditsUsed: number;
+  snapshotId?: string;
+  error?: string;
+}
 
-type TraceError = { code: 'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal'; retryable: boolean; message: string };
+const { finishAgentRun } = proxyActivities<TrawlActivities>({ startToCloseTimeout: '30s', retry: BOOKKEEPING_RETRY_POLICY });
+
+const cancelledError = (message: string): TraceError => ({ code: 'cancelled', retryable: false, message });
+
+function internalError(err: unknown): TraceError {
+  return { code: 'internal', retryable: false, message: fromFailure(err)?.message ?? (err instanceof Error ? err.message : String(err)) };
+}
 
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWorkflowResult> {
-  let seq = 0;
-  let creditsUsed = 0;
-  const pending: TraceEvent[] = [];
-  const agent = { id: input.runId, role: 'orchestrator', name: 'spark-2' };
-  const emit = (type: string, payload: Record<string, unknown> = {}) => {
-    const n = seq++;
-    pending.push({ seq: n, type, payload: { schemaVersion: 1, eventId: `${input.runId}:${n}`, runId: input.runId, producerSequence: n, agent, type, ...payload } });
-  };
-  const flush = async () => {
-    if (pending.length === 0) return;
-    const events = pending.splice(0);
-    await recordAgentEvents({ runId: input.runId, events });
-  };
-  const end = async (outcome: FinishAgentRunInput['outcome'], extra: { snapshotId?: string; error?: TraceError } = {}) => {
+  const trace = new AgentTrace(input.runId, '', { id: input.runId, role: 'orchestrator', name: 'spark-2' });
+  const webhooks = new WebhookFanout({ jobId: input.runId, teamId: input.teamId, kind: 'agent', webhook: input.webhook });
+  const loop = new AgentLoop({ ...input, agentKey: '', depth: 0, budget: input.maxCredits }, trace, (action) =>
+    webhooks.notify('action', { data: [{ ...action }] }),
+  );
+
+  const end = async (outcome: FinishAgentRunInput['outcome'], extra: { snapshotId?: string; error?: TraceError } = {}): Promise<AgentWorkflowResult> => {
     await CancellationScope.nonCancellable(async () => {
-      if (extra.error && outcome !== 'cancelled') emit('error.occurred', { error: extra.error });
-      emit('run.finished', { outcome, ...(extra.error && { error: extra.error }) });
-      await flush();
+      await loop.stopSubAgents(outcome === 'cancelled' ? 'cancelled' : 'parent_finished');
+      if (extra.error && outcome !== 'cancelled') trace.emit('error.occurred', { error: extra.error });
+      trace.emit('run.finished', { outcome, ...(extra.error && { error: extra.error }) });
+      await trace.flush();
       await finishAgentRun({ runId: input.runId, teamId: input.teamId, outcome, snapshotId: extra.snapshotId, error: extra.error?.message });
+      webhooks.notify(outcome === 'succeeded' ? 'completed' : outcome === 'cancelled' ? 'cancelled' : 'failed', { error: extra.error?.message });
+      await webhooks.drain();
     });
-    setCurrentDetails(`**${outcome}** after ${seq} events, ${creditsUsed} credits`);
-    return { outcome, creditsUsed: outcome === 'succeeded' ? creditsUsed : 0 };
+    setCurrentDetails(`**${outcome}** after ${trace.count} events, ${loop.creditsUsed} credits`);
+    return { outcome, creditsUsed: outcome === 'succeeded' ? loop.creditsUsed : 0 };
   };
 
-  emit('run.started', { prompt: input.prompt, urls: input.urls });
+  trace.emit('run.started', { prompt: input.prompt, urls: input.urls });
+  webhooks.notify('started');
   try {
-    let repair: string | undefined;
-    let repaired = false;
-    for (let step = 1; step <= input.maxSteps; step++) {
-      await flush();
-      setCurrentDetails(`Step ${step} of at most ${input.maxSteps}: deciding · ${creditsUsed} credits used`);
-      const decision: AgentDecision = await agentStep({ ...input, step, stepsLeft: input.maxSteps - step + 1, repair });
-      if (decision.tool === 'refuse') {
-        return await end('refused', { error: { code: 'refused', retryable: false, message: `The agent refused the task: ${decision.reason}` } });
-      }
-      if (decision.tool === 'finish') {
-        if (decision.accepted) {
-          emit('artifact.updated', { artifact: { kind: 'json', artifactId: 'result', snapshotId: decision.snapshotId, change: 'update' } });
-          return await end('succeeded', { snapshotId: decision.snapshotId });
-        }
-        if (repaired) break;
-        // One repair round: the next decision sees what was wrong.
-        repaired = true;
-        repair = decision.errors;
-        emit('error.occurred', { error: { code: 'internal', retryable: true, message: `The result does not match the schema: ${decision.errors}` } });
-        continue;
-      }
-      const cost = EXPECTED_COST[decision.tool];
-      if (input.maxCredits !== undefined && creditsUsed + cost > input.maxCredits) {
-        return await end('credit_limit_reached', {
-          error: { code: 'credit_limit_reached', retryable: false, message: `Agent reached its credit limit (maxCredits ${input.maxCredits}; ${creditsUsed} used, the next ${decision.tool} costs ${cost})` },
-        });
-      }
-      const toolCallId = `step-${step}`;
-      const parameters = decision.tool === 'search' ? { query: decision.query } : { url: decision.url };
-      emit('tool_call.started', { toolCallId, toolName: decision.tool, parameters });
-      setCurrentDetails(`Step ${step}: ${decision.tool} ${JSON.stringify(parameters)} · ${creditsUsed} credits used`);
-      const result = await agentTool({ ...input, step, tool: decision.tool, ...parameters });
-      creditsUsed += result.credits;
-      emit('tool_call.finished', { toolCallId, toolName: decision.tool, result: result.summary, creditsUsed: result.credits });
-    }
-    return await end('failed', { error: { code: 'internal', retryable: false, message: `The agent did not finish with a valid result within ${input.maxSteps} steps` } });
+    const result = await loop.run();
+    return await end(result.outcome, result.outcome === 'succeeded' ? { snapshotId: result.snapshotId } : { error: result.error });
   } catch (err) {
     if (isCancellation(err)) {
-      await end('cancelled', { error: { code: 'cancelled', retryable: false, message: 'The agent run was cancelled' } });
+      await end('cancelled', { error: cancelledError('The agent run was cancelled') });
       throw err;
     }
-    const message = fromFailure(err)?.message ?? (err instanceof Error ? err.message : String(err));
-    return await end('failed', { error: { code: 'internal', retryable: false, message } });
+    return await end('failed', { error: internalError(err) });
+  }
+}
+
+/**
+ * A sub-agent: the loop on a sub-task, its events in the run's trace under its own agent. It
+ * answers its parent with a snapshot of its result. A parent that ends first signals it to stop.
+ */
+export async function subAgentWorkflow(input: SubAgentInput): Promise<SubAgentResult> {
+  const trace = new AgentTrace(input.runId, input.agentKey, { id: `${input.runId}/${input.agentKey}`, role: 'subagent', name: 'spark-2', parentId: input.parentAgentId });
+  const webhooks = new WebhookFanout({ jobId: input.runId, teamId: input.teamId, kind: 'agent', webhook: input.webhook });
+  const loop = new AgentLoop(input, trace, (action) => webhooks.notify('action', { data: [{ ...action }] }));
+  const work = new CancellationScope();
+  let parentFinished = false;
+  setHandler(parentFinishedSignal, () => {
+    parentFinished = true;
+    work.cancel();
+  });
+  const startedAt = Date.now();
+
+  const end = async (result: SubAgentResult, error?: TraceError): Promise<SubAgentResult> => {
+    await CancellationScope.nonCancellable(async () => {
+      await loop.stopSubAgents(result.outcome === 'cancelled' ? 'cancelled' : 'parent_finished');
+      const outcome = result.outcome === 'parent_finished' ? 'cancelled' : result.outcome;
+      trace.emit('agent.finished', { outcome, durationMs: Date.now() - startedAt, ...(error && { error }) });
+      await trace.flush();
+      await webhooks.drain();
+    });
+    setCurrentDetails(`**${result.outcome}** after ${trace.count} events, ${loop.creditsUsed} credits`);
+    return result;
+  };
+
+  trace.emit('agent.started', { task: input.prompt });
+  try {
+    const result = await work.run(() => loop.run());
+    const { creditsUsed } = loop;
+    if (result.outcome === 'succeeded') return await end({ outcome: 'succeeded', creditsUsed, snapshotId: result.snapshotId });
+    return await end({ outcome: result.outcome, creditsUsed, error: result.error.message }, result.error);
+  } catch (err) {
+    if (isCancellation(err) && parentFinished) {
+      const message = 'The parent agent finished first';
+      return await end({ outcome: 'parent_finished', creditsUsed: loop.creditsUsed, error: message }, { code: 'parent_finished', retryable: false, message });
+    }
+    if (isCancellation(err)) {
+      await end({ outcome: 'cancelled', creditsUsed: loop.creditsUsed }, cancelledError('The agent run was cancelled'));
+      throw err;
+    }
+    const error = internalError(err);
+    return await end({ outcome: 'failed', creditsUsed: loop.creditsUsed, error: error.message }, error);
   }
 }

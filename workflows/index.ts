@@ -7,4 +7,4 @@ export { purgeExpiredWorkflow } from './purge.js';
 export { crawlParamsPreviewWorkflow } from './crawl-params-preview.js';
 export { extractWorkflow } from './extract.js';
 export { searchWorkflow } from './search.js';
-export { agentWorkflow } from './agent.js';
+export { agentWorkflow, subAgentWorkflow } from './agent.js';

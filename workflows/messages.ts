@@ -17,3 +17,6 @@ export const getProgressQuery = defineQuery<PageJobProgress>('get-progress');
 
 /** A batch scrape got more URLs (appendToId); they are already in the frontier. */
 export const pagesAddedSignal = defineSignal('pages-added');
+
+/** A sub-agent's parent ended: the sub-agent stops, and its trace ends with `parent_finished`. */
+export const parentFinishedSignal = defineSignal('parent-finished');

@@ -1,14 +1,25 @@
 /**
  * The activities of an agent run (workflows/agent.ts): one model decision per step, one tool per
  * step, the trace, and the run's end. Step results and snapshots stay in Postgres; the workflow
- * gets small decisions and figures back.
+ * gets small decisions and figures back. Sub-agents use the same activities under their own
+ * agent key.
  */
+import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js';
-import { appendTraceEvents, listAgentSteps, refundRun, saveAgentStep, saveSnapshot, type TraceEvent } from '../../db/repositories/agent-runs.js';
+import {
+  appendTraceEvents,
+  findSnapshot,
+  listAgentSteps,
+  refundRun,
+  saveAgentStep,
+  saveSnapshot,
+  type AgentKey,
+  type TraceEvent,
+} from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
 import { toApplicationFailure } from '../../lib/errors.js';
-import { decideNextAction } from '../../llm/agent-step.js';
+import { decideNextAction, type FetchTool } from '../../llm/agent-step.js';
 import { validatorFor, type JsonSchema } from '../../llm/json-schema.js';
 import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
@@ -28,29 +39,55 @@ export interface AgentTask {
   threatProtection?: ThreatProtectionOverride;
 }
 
-export interface AgentStepInput extends AgentTask {
+/** Which agent of the run an activity works for. */
+export interface AgentRef {
+  runId: string;
+  agentKey: AgentKey;
+}
+
+export interface AgentStepInput extends AgentTask, AgentRef {
   step: number;
   stepsLeft: number;
   repair?: string;
+  canSpawn: boolean;
+  subAgentsRunning: number;
+  /** Hash of the last partial result snapshotted, so an unchanged one is not snapshotted again. */
+  lastPartialHash?: string;
 }
 
-export type AgentDecision =
+export type AgentDecision = (
   | { tool: 'search'; query: string }
   | { tool: 'map' | 'scrape'; url: string }
+  | { tool: 'extract'; url: string; prompt: string }
+  | { tool: 'spawn_subagent'; task: string }
+  | { tool: 'wait_for_subagents' }
   | { tool: 'finish'; accepted: true; snapshotId: string }
   | { tool: 'finish'; accepted: false; errors: string }
-  | { tool: 'refuse'; reason: string };
+  | { tool: 'refuse'; reason: string }
+) & { partial?: { snapshotId: string; hash: string } };
 
-export interface AgentToolInput extends AgentTask {
+export interface AgentToolInput extends AgentTask, AgentRef {
   step: number;
-  tool: 'search' | 'map' | 'scrape';
+  tool: FetchTool;
   url?: string;
   query?: string;
+  /** extract: what to pull out of the page (`prompt` is the run's task). */
+  extractPrompt?: string;
 }
 
 export interface AgentToolResult {
   credits: number;
   summary: string;
+}
+
+/** A step the workflow settles itself (a sub-agent started or answered, a refusal): its transcript entry. */
+export interface RecordAgentStepInput extends AgentRef {
+  step: number;
+  tool: string;
+  parameters: Record<string, unknown>;
+  result: string;
+  /** A snapshot whose content is appended to the result (a sub-agent's answer). */
+  snapshotId?: string;
 }
 
 export interface FinishAgentRunInput {
@@ -63,6 +100,16 @@ export interface FinishAgentRunInput {
 
 const MODEL_TIMEOUT_MS = 120_000;
 
+/** Snapshot ids are path segments: the agent key's dots become underscores. */
+export function snapshotIdFor(agentKey: AgentKey, kind: 'result' | 'partial', step: number): string {
+  return agentKey ? `agent-${agentKey.replaceAll('.', '_')}-${kind}-${step}` : `${kind}-${step}`;
+}
+
+function parametersOf(input: AgentToolInput): Record<string, unknown> {
+  if (input.tool === 'search') return { query: input.query };
+  return input.tool === 'extract' ? { url: input.url, prompt: input.extractPrompt } : { url: input.url };
+}
+
 export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const runTool = createAgentTools(deps, robotsFor);
   const failures = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -74,12 +121,21 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
     }
   };
 
+  async function snapshotPartial(input: AgentStepInput, partial: unknown): Promise<AgentDecision['partial']> {
+    if (partial === undefined) return undefined;
+    const hash = createHash('sha256').update(JSON.stringify(partial)).digest('hex').slice(0, 16);
+    if (hash === input.lastPartialHash) return undefined;
+    const snapshotId = snapshotIdFor(input.agentKey, 'partial', input.step);
+    await saveSnapshot(deps.db, input.runId, snapshotId, partial);
+    return { snapshotId, hash };
+  }
+
   return {
     async agentStep(input: AgentStepInput): Promise<AgentDecision> {
       return failures(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
-          const steps = await listAgentSteps(deps.db, input.runId);
-          const action = await decideNextAction(modelFor(deps, { teamId: input.teamId, jobId: input.runId }, 'agent'), {
+          const steps = await listAgentSteps(deps.db, input.runId, input.agentKey);
+          const { partial, ...action } = await decideNextAction(modelFor(deps, { teamId: input.teamId, jobId: input.runId }, 'agent'), {
             task: input.prompt,
             schema: input.schema,
             urls: input.urls,
@@ -87,14 +143,19 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
             steps,
             stepsLeft: input.stepsLeft,
             repair: input.repair,
+            canSpawn: input.canSpawn,
+            subAgentsRunning: input.subAgentsRunning,
             signal,
           });
-          if (action.tool !== 'finish') return action;
+          if (action.tool !== 'finish') {
+            const snapshot = await snapshotPartial(input, partial);
+            return snapshot ? { ...action, partial: snapshot } : action;
+          }
           if (input.schema) {
             const validate = validatorFor(input.schema);
             if (!validate(action.result)) return { tool: 'finish', accepted: false, errors: validate.errorsText() };
           }
-          const snapshotId = `result-${input.step}`;
+          const snapshotId = snapshotIdFor(input.agentKey, 'result', input.step);
           await saveSnapshot(deps.db, input.runId, snapshotId, action.result);
           return { tool: 'finish', accepted: true, snapshotId };
         }),
@@ -104,32 +165,40 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
     async agentTool(input: AgentToolInput): Promise<AgentToolResult> {
       return failures(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
-          const params = input.tool === 'search' ? { query: input.query } : { url: input.url };
+          const step = { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: parametersOf(input) };
           if (input.strictConstrainToURLs && input.tool !== 'search' && !allowedUrl(input.url ?? '', input.urls)) {
             const refusal = `Refused: ${input.url} is outside the URLs this run may visit (strictConstrainToURLs). Use only ${input.urls.join(', ')}.`;
-            await saveAgentStep(deps.db, input.runId, input.step, input.tool, params, refusal);
+            await saveAgentStep(deps.db, { ...step, result: refusal });
             return { credits: 0, summary: 'refused: outside the allowed URLs' };
           }
           let outcome;
           try {
-            outcome = await runTool({ runId: input.runId, teamId: input.teamId, tool: input.tool, url: input.url, query: input.query, threatProtection: input.threatProtection, signal });
+            const { runId, teamId, tool, url, query, extractPrompt, threatProtection } = input;
+            outcome = await runTool({ runId, teamId, tool, url, query, prompt: extractPrompt, threatProtection, signal });
           } catch (err) {
             if (signal.aborted) throw err;
             // A tool that fails is a result the model can work around, not the run's failure.
             const message = err instanceof Error ? err.message : String(err);
-            await saveAgentStep(deps.db, input.runId, input.step, input.tool, params, `Failed: ${message}`);
+            await saveAgentStep(deps.db, { ...step, result: `Failed: ${message}` });
             return { credits: 0, summary: `failed: ${message}` };
           }
           const { plan } = await requireCredits(deps.db, input.teamId);
-          const charge = { teamId: input.teamId, jobId: input.runId, chargeKey: `agent:${input.runId}:${input.step}`, reason: `agent:${input.tool}`, credits: outcome.credits };
-          await chargeWith(deps.db, plan, charge, (trx) => saveAgentStep(trx, input.runId, input.step, input.tool, params, outcome.text));
+          const chargeKey = `agent:${input.runId}:${input.agentKey || 'main'}:${input.step}`;
+          const charge = { teamId: input.teamId, jobId: input.runId, chargeKey, reason: `agent:${input.tool}`, credits: outcome.credits };
+          await chargeWith(deps.db, plan, charge, (trx) => saveAgentStep(trx, { ...step, result: outcome.text }));
           return { credits: outcome.credits, summary: outcome.summary };
         }),
       );
     },
 
-    async recordAgentEvents(input: { runId: string; events: TraceEvent[] }): Promise<void> {
-      await appendTraceEvents(deps.db, input.runId, input.events);
+    async recordAgentStep(input: RecordAgentStepInput): Promise<void> {
+      const snapshot = input.snapshotId ? await findSnapshot(deps.db, input.runId, input.snapshotId) : undefined;
+      const result = snapshot ? `${input.result}\n${JSON.stringify(snapshot.content)}` : input.result;
+      await saveAgentStep(deps.db, { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: input.parameters, result });
+    },
+
+    async recordAgentEvents(input: AgentRef & { events: TraceEvent[] }): Promise<void> {
+      await appendTraceEvents(deps.db, input.runId, input.agentKey, input.events);
     },
 
     /** Completes a run with its result, or fails it and refunds it: failed runs are not billed. */

@@ -1,7 +1,8 @@
 /**
  * The tools an agent run uses, over what Trawl already does: scrape (the pipeline's fetch stage,
- * cache and threat protection included), map (the map's collector) and search (the configured
- * provider). Each returns text for the transcript and what it costs, at the endpoints' rates.
+ * cache and threat protection included), extract (a scrape plus the `json` format's model
+ * extraction), map (the map's collector) and search (the configured provider). Each returns text
+ * for the transcript and what it costs, at the endpoints' rates.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -9,7 +10,10 @@ import { mapOptionsShape } from '../../contracts/map-options.js';
 import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema, type ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
+import type { FetchTool } from '../../llm/agent-step.js';
+import { extractJson } from '../../llm/page-features.js';
 import type { ActivityDeps } from '../deps.js';
+import { markdownOf, modelFor } from '../page/enrich/model.js';
 import { searchProviderOf } from '../search/providers.js';
 import { createSiteMapper } from '../map-site.js';
 import { fetchPage } from '../page/fetch.js';
@@ -19,9 +23,11 @@ import { pageThreatGate } from '../threat/gate.js';
 export interface ToolCall {
   runId: string;
   teamId: string;
-  tool: 'search' | 'map' | 'scrape';
+  tool: FetchTool;
   url?: string;
   query?: string;
+  /** extract: what to pull out of the page. */
+  prompt?: string;
   threatProtection?: ThreatProtectionOverride;
   signal: AbortSignal;
 }
@@ -70,11 +76,18 @@ export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
       deps,
       { teamId: call.teamId, jobId: call.runId, cacheReads: true },
     );
-    const markdown = typeof outcome.document.markdown === 'string' ? outcome.document.markdown : '';
+    const markdown = markdownOf(outcome);
+    const pageCost = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned });
+    if (call.tool === 'extract') {
+      const model = modelFor(deps, { teamId: call.teamId, jobId: call.runId }, 'agent');
+      const { value } = await extractJson(model, { markdown, prompt: call.prompt, signal: call.signal });
+      const json = JSON.stringify(value);
+      return { text: `(HTTP ${outcome.statusCode})\n${json.slice(0, PAGE_TEXT_LIMIT)}`, summary: `HTTP ${outcome.statusCode}, ${json.length} characters of JSON`, credits: pageCost + CREDIT_COSTS.jsonFormat };
+    }
     return {
       text: `(HTTP ${outcome.statusCode})\n${markdown.slice(0, PAGE_TEXT_LIMIT)}`,
       summary: `HTTP ${outcome.statusCode}, ${markdown.length} characters`,
-      credits: pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }),
+      credits: pageCost,
     };
   };
 }

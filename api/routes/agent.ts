@@ -105,6 +105,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
           maxCredits: body.maxCredits,
           maxSteps: STEPS_BY_EFFORT[body.effort],
           threatProtection: body.threatProtection,
+          webhook: body.webhook,
         }),
       });
       res.json({ success: true, id: jobId });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requestMetaShape, threatProtectionSchema } from '../../contracts/scrape-options.js';
-import { webhookSchema } from '../../contracts/webhook.js';
+import { agentWebhookSchema } from '../../contracts/webhook.js';
 
 /** Every generation runs as spark-2; anything else is a 400. */
 export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
@@ -17,7 +17,7 @@ export const agentRequestSchema = z.strictObject({
   strictConstrainToURLs: z.boolean().default(false).describe('Visit only `urls` and pages below them'),
   model: z.enum(AGENT_MODELS).default('spark-2'),
   effort: z.enum(['low', 'medium', 'high']).default('medium').describe('Bounds the number of steps'),
-  webhook: z.union([z.string(), webhookSchema]).optional(),
+  webhook: agentWebhookSchema.optional(),
   threatProtection: threatProtectionSchema.optional().describe('Threat protection for every page the run maps or scrapes'),
   ...requestMetaShape,
 });

@@ -19,6 +19,7 @@ import * as searchIndex from './2026_11_25_000100_search_index.js';
 import * as searchIndexInline from './2026_11_25_000100_search_index_inline.js';
 import * as teamThreatPolicies from './2026_11_25_000200_team_threat_policies.js';
 import * as agentRuns from './2026_11_25_000300_agent_runs.js';
+import * as agentSubagents from './2026_11_25_000400_agent_subagents.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000100_search_index_inline': searchIndexInline,
   '2026_11_25_000200_team_threat_policies': teamThreatPolicies,
   '2026_11_25_000300_agent_runs': agentRuns,
+  '2026_11_25_000400_agent_subagents': agentSubagents,
 };

@@ -8,32 +8,53 @@ import type { Db } from '../connect.js';
 export interface TraceEvent {
   seq: number;
   type: string;
+  /** The workflow's clock when the event happened: the trace merges its agents' events by it. */
+  occurredAt: number;
   payload: Record<string, unknown>;
 }
 
-export async function appendTraceEvents(db: Db, runId: string, events: readonly TraceEvent[]): Promise<void> {
+/**
+ * Agents of a run: '' is the orchestrator, '3' the sub-agent it spawned at step 3, '3.2' the one
+ * that sub-agent spawned at its step 2.
+ */
+export type AgentKey = string;
+
+export async function appendTraceEvents(db: Db, runId: string, agentKey: AgentKey, events: readonly TraceEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db
     .insertInto('agent_trace_events')
-    .values(events.map((e) => ({ run_id: runId, seq: e.seq, type: e.type, payload: JSON.stringify(e.payload) })))
-    .onConflict((oc) => oc.columns(['run_id', 'seq']).doNothing())
+    .values(
+      events.map((e) => ({ run_id: runId, agent_key: agentKey, seq: e.seq, type: e.type, occurred_at: new Date(e.occurredAt), payload: JSON.stringify(e.payload) })),
+    )
+    .onConflict((oc) => oc.columns(['run_id', 'agent_key', 'seq']).doNothing())
     .execute();
 }
 
+/** The run's events, its agents' merged in time order (each agent's own in its order). */
 export async function listTraceEvents(db: Db, runId: string) {
-  return db.selectFrom('agent_trace_events').selectAll().where('run_id', '=', runId).orderBy('seq').execute();
+  return db.selectFrom('agent_trace_events').selectAll().where('run_id', '=', runId).orderBy('occurred_at').orderBy('agent_key').orderBy('seq').execute();
 }
 
-export async function saveAgentStep(db: Db, runId: string, step: number, tool: string, input: Record<string, unknown>, result: string): Promise<void> {
+export interface AgentStepRow {
+  runId: string;
+  agentKey: AgentKey;
+  step: number;
+  tool: string;
+  input: Record<string, unknown>;
+  result: string;
+}
+
+export async function saveAgentStep(db: Db, row: AgentStepRow): Promise<void> {
+  const input = JSON.stringify(row.input);
   await db
     .insertInto('agent_steps')
-    .values({ run_id: runId, step, tool, input: JSON.stringify(input), result })
-    .onConflict((oc) => oc.columns(['run_id', 'step']).doUpdateSet({ tool, input: JSON.stringify(input), result }))
+    .values({ run_id: row.runId, agent_key: row.agentKey, step: row.step, tool: row.tool, input, result: row.result })
+    .onConflict((oc) => oc.columns(['run_id', 'agent_key', 'step']).doUpdateSet({ tool: row.tool, input, result: row.result }))
     .execute();
 }
 
-export async function listAgentSteps(db: Db, runId: string) {
-  return db.selectFrom('agent_steps').select(['step', 'tool', 'input', 'result']).where('run_id', '=', runId).orderBy('step').execute();
+export async function listAgentSteps(db: Db, runId: string, agentKey: AgentKey) {
+  return db.selectFrom('agent_steps').select(['step', 'tool', 'input', 'result']).where('run_id', '=', runId).where('agent_key', '=', agentKey).orderBy('step').execute();
 }
 
 export async function saveSnapshot(db: Db, runId: string, snapshotId: string, content: unknown): Promise<void> {

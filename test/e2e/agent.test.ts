@@ -1,13 +1,18 @@
 /**
  * Agent runs on the real stack, with the fake model playing scripted multi-step runs: tools,
  * results matching the schema, the credit cap, refusal, cancellation, trace and snapshots, the
- * seed's agent errors, and the official SDK's agent methods.
+ * seed's agent errors, and the official SDK's agent methods. Sub-agents, the extract tool,
+ * partial snapshots, webhooks and a SIGKILLed worker are in the second describe.
  */
+import { createHmac } from 'node:crypto';
 import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../db/connect.js';
+import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { e2eContext } from './context.js';
 import { startModelTeam, type ModelTeam } from './llm-stack.js';
 
@@ -37,12 +42,23 @@ async function finished(id: string) {
   throw new Error(`agent ${id} still running`);
 }
 
+interface Event {
+  type: string;
+  eventId: string;
+  producerSequence: number;
+  outcome?: string;
+  error?: { code: string; retryable: boolean };
+  agent: { id: string; role: string; parentId?: string };
+  toolName?: string;
+  artifact?: { snapshotId: string; change: string };
+}
+
 async function traceOf(id: string) {
   // The trace's last event is written as the run ends, a moment after the status flips.
   for (let i = 0; i < 50; i++) {
     const res = await api(`/v2/agent/${id}/trace`);
-    const events = res.body.events as { type: string; outcome?: string; error?: { code: string; retryable: boolean } }[];
-    if (events.at(-1)?.type === 'run.finished') return { ...res.body, events };
+    const events = res.body.events as Event[];
+    if (events.at(-1)?.type === 'run.finished') return { creditsUsed: res.body.creditsUsed as number, events };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`agent ${id}: trace never finished`);
@@ -158,4 +174,143 @@ describe('agent runs', () => {
     const modelless = await apiClient(modellessUrl, modellessKey)('/v2/agent', { body: { prompt: 'x' } });
     expect(modelless.body.code).toBe('LLM_NOT_CONFIGURED');
   });
+});
+
+describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', () => {
+  it('hands sub-tasks to sub-agents that work in parallel and answer into the transcript', async () => {
+    model.reset();
+    model.scriptFor(
+      'Task: Compare the prices',
+      say({ tool: 'spawn_subagent', task: 'Find the widget price' }),
+      say({ tool: 'spawn_subagent', task: 'Find the gadget price' }),
+      say({ tool: 'wait_for_subagents' }),
+      say({ tool: 'finish', result: { products: ['Widget 10', 'Gadget 12'] } }),
+    );
+    model.scriptFor('Task: Find the widget price', say({ tool: 'scrape', url: `${origin}/products/widget` }), say({ tool: 'finish', result: { price: 10 } }));
+    model.scriptFor('Task: Find the gadget price', say({ tool: 'scrape', url: `${origin}/products/gadget` }), say({ tool: 'finish', result: { price: 12 } }));
+    const started = await api('/v2/agent', { body: { prompt: 'Compare the prices', schema: SCHEMA } });
+    expect(await finished(started.body.id)).toMatchObject({ status: 'completed', data: { products: ['Widget 10', 'Gadget 12'] }, creditsUsed: 2 });
+
+    // The orchestrator's last decision saw both answers.
+    const last = model.requests.filter((r) => r.messages.at(-1)!.content!.includes('Task: Compare the prices')).at(-1)!;
+    expect(last.messages.at(-1)!.content).toContain('Helper 1 answered:\n{"price":10}');
+    expect(last.messages.at(-1)!.content).toContain('Helper 2 answered:\n{"price":12}');
+
+    const { events } = await traceOf(started.body.id);
+    const sub = events.filter((e) => e.agent.role === 'subagent');
+    expect(sub.filter((e) => e.type === 'agent.started')).toHaveLength(2);
+    expect(sub.filter((e) => e.type === 'agent.finished').map((e) => e.outcome)).toEqual(['succeeded', 'succeeded']);
+    expect(sub.every((e) => e.agent.parentId === started.body.id)).toBe(true);
+    expect(events[0]!.type).toBe('run.started');
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'succeeded' });
+    // Each agent numbers its own events without gaps or repeats.
+    for (const agent of new Set(events.map((e) => e.agent.id))) {
+      const seqs = events.filter((e) => e.agent.id === agent).map((e) => e.producerSequence);
+      expect(seqs).toEqual(seqs.map((_, i) => i));
+    }
+  });
+
+  it('stops sub-agents still working when their parent finishes: their part of the trace ends parent_finished', async () => {
+    model.reset();
+    model.scriptFor('Task: Quick answer', say({ tool: 'spawn_subagent', task: 'Dig deep' }), say({ tool: 'finish', result: { products: [] } }, 300));
+    model.scriptFor('Task: Dig deep', say({ tool: 'scrape', url: `${origin}/products/widget` }, 6_000), say({ tool: 'finish', result: {} }));
+    const started = await api('/v2/agent', { body: { prompt: 'Quick answer', schema: SCHEMA } });
+    expect(await finished(started.body.id)).toMatchObject({ status: 'completed', data: { products: [] } });
+    const { events } = await traceOf(started.body.id);
+    const end = events.find((e) => e.type === 'agent.finished')!;
+    expect(end).toMatchObject({ agent: { role: 'subagent' }, outcome: 'cancelled', error: { code: 'parent_finished', retryable: false } });
+    // The sub-agent's end is written before the run's.
+    expect(events.indexOf(end)).toBeLessThan(events.length - 1);
+  });
+
+  it('gives a sub-agent a share of maxCredits, so the run never passes its cap', async () => {
+    model.reset();
+    model.scriptFor(
+      'Task: Capped',
+      say({ tool: 'spawn_subagent', task: 'Scrape both' }),
+      say({ tool: 'wait_for_subagents' }),
+      say({ tool: 'scrape', url: `${origin}/products/gadget` }),
+      say({ tool: 'finish', result: { products: ['Widget', 'Gadget'] } }),
+    );
+    model.scriptFor('Task: Scrape both', say({ tool: 'scrape', url: `${origin}/products/widget` }), say({ tool: 'scrape', url: `${origin}/products/gadget` }));
+    const started = await api('/v2/agent', { body: { prompt: 'Capped', schema: SCHEMA, maxCredits: 3 } });
+    // The sub-agent's share is half of 3: its second scrape would pass it.
+    expect(await finished(started.body.id)).toMatchObject({ status: 'completed', creditsUsed: 2 });
+    const { events } = await traceOf(started.body.id);
+    expect(events.find((e) => e.type === 'agent.finished')).toMatchObject({ outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached' } });
+  });
+
+  it('extracts with the model, and snapshots each new partial result', async () => {
+    model.reset();
+    const partial = { products: ['Widget'] };
+    model.scriptFor('Transform the following content', { content: JSON.stringify({ price: 10 }) });
+    model.script(
+      say({ tool: 'extract', url: `${origin}/products/widget`, prompt: 'the price', partial }),
+      say({ tool: 'scrape', url: `${origin}/products/gadget`, partial }),
+      say({ tool: 'finish', result: { products: ['Widget', 'Gadget'] } }),
+    );
+    const started = await api('/v2/agent', { body: { prompt: 'prices', schema: SCHEMA } });
+    expect(await finished(started.body.id)).toMatchObject({ status: 'completed', creditsUsed: 6 });
+    const afterExtract = model.requests.filter((r) => r.messages.at(-1)!.content!.includes('Task: prices'))[1]!;
+    expect(afterExtract.messages.at(-1)!.content).toContain('{"price":10}');
+
+    const { events } = await traceOf(started.body.id);
+    const artifacts = events.filter((e) => e.type === 'artifact.updated').map((e) => e.artifact!);
+    // An unchanged partial result is not snapshotted twice.
+    expect(artifacts.map((a) => a.change)).toEqual(['partial', 'update']);
+    const snap = await api(`/v2/agent/${started.body.id}/snapshots/${artifacts[0]!.snapshotId}`);
+    expect(JSON.parse(snap.body.snapshot)).toEqual(partial);
+  });
+
+  it('sends signed agent webhooks: started, one action per tool call, completed; and cancelled', async () => {
+    const db = createDb(databaseUrl, { maxConnections: 1 });
+    await setWebhookSecret(db, { name: 'agent-team' }, 'agent-secret');
+    await db.destroy();
+    const hooks = await startWebhookReceiver();
+    try {
+      model.reset();
+      model.script(say({ tool: 'scrape', url: `${origin}/products/widget` }), say({ tool: 'finish', result: { products: ['Widget'] } }));
+      const run = await api('/v2/agent', { body: { prompt: 'hooks', schema: SCHEMA, webhook: { url: hooks.url, metadata: { k: 'v' } } } });
+      await hooks.waitFor('agent.completed');
+      const mine = hooks.deliveries.filter((d) => d.body.id === run.body.id);
+      expect(mine.map((d) => d.body.type)).toEqual(['agent.started', 'agent.action', 'agent.completed']);
+      expect(mine[1]!.body.data[0]).toMatchObject({ agent: 'main', step: 1, tool: 'scrape', parameters: { url: `${origin}/products/widget` }, creditsUsed: 1 });
+      for (const d of mine) {
+        expect(d.headers['x-firecrawl-signature']).toBe(`sha256=${createHmac('sha256', 'agent-secret').update(d.raw).digest('hex')}`);
+        expect(d.body.metadata).toEqual({ k: 'v' });
+      }
+
+      model.reset();
+      model.script(say({ tool: 'finish', result: {} }, 8_000));
+      const slow = await api('/v2/agent', { body: { prompt: 'slow hooks', webhook: { url: hooks.url, events: ['agent.cancelled'] } } });
+      await new Promise((r) => setTimeout(r, 300));
+      await api(`/v2/agent/${slow.body.id}`, { method: 'DELETE' });
+      const cancelled = await hooks.waitFor('agent.cancelled');
+      expect(cancelled.body).toMatchObject({ id: slow.body.id, success: false });
+      expect(hooks.deliveries.filter((d) => d.body.id === slow.body.id).map((d) => d.body.type)).toEqual(['agent.cancelled']);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('finishes a run whose worker is SIGKILLed mid-step: no step charged twice, no trace event twice', async () => {
+    model.reset();
+    model.script(
+      say({ tool: 'scrape', url: `${origin}/products/widget` }),
+      // The worker dies while this decision is in flight; its retry on the next worker gets the next reply.
+      say({ tool: 'map', url: `${origin}/products/` }, 5_000),
+      say({ tool: 'map', url: `${origin}/products/` }),
+      say({ tool: 'finish', result: { products: ['Widget', 'Gadget'] } }),
+    );
+    const started = await api('/v2/agent', { body: { prompt: 'crash', schema: SCHEMA } });
+    for (let i = 0; i < 100 && model.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(model.requests.length).toBe(2);
+    await stack.stack.workers[0]!.kill('SIGKILL');
+    await stack.stack.startWorker();
+    const done = await finished(started.body.id);
+    expect(done).toMatchObject({ status: 'completed', creditsUsed: 2 });
+    const { events } = await traceOf(started.body.id);
+    expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+    expect(events.filter((e) => e.type === 'tool_call.finished').map((e) => e.toolName)).toEqual(['scrape', 'map']);
+  }, 120_000);
 });

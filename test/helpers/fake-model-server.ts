@@ -4,7 +4,8 @@
  * format or a forced tool it answers an object that fits the schema, built from the last user
  * message; otherwise plain text. Tests script anything else (errors, 429 with Retry-After,
  * slowness, fenced or invalid JSON, ignored tool choice) with `script()`, and read what was asked
- * in `requests`.
+ * in `requests`. Concurrent callers (an agent and its sub-agents) each get their own script with
+ * `scriptFor()`, chosen by what the request says.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -36,6 +37,11 @@ export interface FakeModelServer {
   tokensServed(): number;
   /** Replies for the next requests, in order; the default behaviour resumes after them. */
   script(...replies: FakeReply[]): void;
+  /**
+   * Replies, in order, for the requests whose last message contains `match`; they take
+   * precedence over `script()`. Used up, such requests fall through to `script()`.
+   */
+  scriptFor(match: string, ...replies: FakeReply[]): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -44,6 +50,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   const requests: ChatRequest[] = [];
   let tokens = 0;
   let scripted: FakeReply[] = [];
+  let matched: Array<{ match: string; replies: FakeReply[] }> = [];
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => send(res, 500, { error: { message: String(err), type: 'server_error' } }));
   });
@@ -61,7 +68,8 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
     requests.push(body);
-    const reply = scripted.shift() ?? defaultReply(body);
+    const last = body.messages.at(-1)?.content ?? '';
+    const reply = matched.find((m) => m.replies.length > 0 && last.includes(m.match))?.replies.shift() ?? scripted.shift() ?? defaultReply(body);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if ('status' in reply) {
       const headers: Record<string, string> = reply.retryAfterSecs !== undefined ? { 'retry-after': String(reply.retryAfterSecs) } : {};
@@ -99,10 +107,14 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     script: (...replies) => {
       scripted.push(...replies);
     },
+    scriptFor: (match, ...replies) => {
+      matched.push({ match, replies });
+    },
     reset: () => {
       requests.length = 0;
       tokens = 0;
       scripted = [];
+      matched = [];
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
