@@ -129,6 +129,19 @@ describe('agent runs', () => {
     expect((await traceOf(started.body.id)).events.at(-1)).toMatchObject({ outcome: 'refused', error: { code: 'refused' } });
   });
 
+  it('fails with code internal when the result still does not match the schema after its repair round', async () => {
+    model.reset();
+    model.script(say({ tool: 'finish', result: { products: 'one' } }), say({ tool: 'finish', result: { products: 2 } }));
+    const started = await api('/v2/agent', { body: { prompt: 'bad result', schema: SCHEMA } });
+    expect(await finished(started.body.id)).toMatchObject({ status: 'failed', creditsUsed: 0 });
+    const { events } = await traceOf(started.body.id);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', error: { code: 'internal', retryable: false } });
+    expect(events.filter((e) => e.type === 'error.occurred').map((e) => e.error)).toEqual([
+      expect.objectContaining({ code: 'internal', retryable: true }),
+      expect.objectContaining({ code: 'internal', retryable: false }),
+    ]);
+  });
+
   it('keeps a constrained run to its URLs, telling the model why', async () => {
     model.reset();
     model.script(say({ tool: 'scrape', url: 'http://127.0.0.1:9/elsewhere' }), say({ tool: 'finish', result: { products: ['Widget'] } }));
