@@ -5,6 +5,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { addBatchPages } from '../../db/repositories/batch.js';
+import { listFailedDocuments } from '../../db/repositories/crawl-read.js';
 import { readJobTokens } from '../../db/repositories/token-ledger.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { relaxedSchema } from '../../llm/page-features.js';
@@ -111,7 +112,10 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
 function extractStatus(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const job = await requireTeamJob(deps.db, authOf(res).teamId, String(req.params.id), ['extract']);
-    const [view, tokensUsed] = await Promise.all([jobStatusView(deps.db, job), readJobTokens(deps.db, job.id)]);
+    const [view, tokensUsed, failed] = await Promise.all([jobStatusView(deps.db, job), readJobTokens(deps.db, job.id), listFailedDocuments(deps.db, job.id)]);
+    // Extract has no errors endpoint in the reference: the pages it could not read are named here.
+    const unread = failed.length > 0 ? `Not read: ${failed.map((f) => `${f.url} (${f.errorCode ?? 'error'})`).join(', ')}.` : undefined;
+    const warning = [view.warning, unread].filter(Boolean).join(' ');
     const result = job.result as ExtractJobResult | null;
     const completed = job.status === 'completed';
     const showSources = (job.options as { showSources?: boolean }).showSources === true;
@@ -122,7 +126,7 @@ function extractStatus(deps: AppDeps): RequestHandler {
       data: completed ? (result?.data ?? {}) : [],
       ...(completed && showSources && { sources: result?.sources ?? {} }),
       ...(view.error && { error: view.error }),
-      ...(view.warning && { warning: view.warning }),
+      ...(warning && { warning }),
       expiresAt: view.expiresAt,
       creditsUsed: view.creditsUsed,
       tokensUsed,

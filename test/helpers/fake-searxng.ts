@@ -11,6 +11,8 @@ export interface FakeSearxng {
   url: string;
   requests: URLSearchParams[];
   mode: 'ok' | 'error' | 'forbidden' | 'slow';
+  /** When set, the general results point at these URLs instead (one result each). */
+  resultUrls?: string[];
   close(): Promise<void>;
 }
 
@@ -36,7 +38,11 @@ export async function startFakeSearxng(): Promise<FakeSearxng> {
       if (fake.mode === 'error') return res.writeHead(500).end('boom');
       if (fake.mode === 'forbidden' || params.get('format') !== 'json') return res.writeHead(403).end('forbidden');
       const page = Number(params.get('pageno') ?? '1');
-      const all = results(params.get('categories') ?? 'general', params.get('q') ?? '');
+      const category = params.get('categories') ?? 'general';
+      const all =
+        fake.resultUrls && category === 'general'
+          ? fake.resultUrls.map((url, i) => ({ url, title: `Result ${i + 1}`, content: `About result ${i + 1}`, engine: 'fake' }))
+          : results(category, params.get('q') ?? '');
       const body = { query: params.get('q'), results: all.slice((page - 1) * PER_PAGE, page * PER_PAGE), unresponsive_engines: page === 1 ? [['slowengine', 'timeout']] : [] };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
