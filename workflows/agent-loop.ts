@@ -19,7 +19,6 @@ import type { WebhookConfig } from '../contracts/webhook.js';
 import type { AgentKey } from '../db/repositories/agent-runs.js';
 import { fromFailure } from '../lib/errors.js';
 import { PAGE_RETRY_POLICY } from './activities.js';
-import type { subAgentWorkflow, SubAgentResult } from './agent.js';
 import type { AgentTrace, TraceError } from './agent-trace.js';
 import { parentFinishedSignal } from './messages.js';
 
@@ -34,6 +33,20 @@ export interface AgentLoopInput extends AgentTask {
   budget?: number;
   webhook?: WebhookConfig;
 }
+
+export interface SubAgentInput extends AgentLoopInput {
+  parentAgentId: string;
+}
+
+export interface SubAgentResult {
+  outcome: LoopEnd['outcome'] | 'cancelled' | 'parent_finished';
+  creditsUsed: number;
+  snapshotId?: string;
+  error?: string;
+}
+
+/** workflows/agent.ts's subAgentWorkflow, started by name: that module imports this one. */
+type SubAgentWorkflow = (input: SubAgentInput) => Promise<SubAgentResult>;
 
 export type LoopEnd =
   | { outcome: 'succeeded'; snapshotId: string }
@@ -58,7 +71,7 @@ interface SubAgent {
   step: number;
   key: AgentKey;
   reserved: number;
-  handle: ChildWorkflowHandle<typeof subAgentWorkflow>;
+  handle: ChildWorkflowHandle<SubAgentWorkflow>;
 }
 
 /** A tool call as webhooks' `action` events and the trace describe it. */
@@ -142,11 +155,17 @@ export class AgentLoop {
    * of the trace ends with `parent_finished`.
    */
   async stopSubAgents(how: 'parent_finished' | 'cancelled'): Promise<void> {
-    if (how === 'parent_finished') {
-      for (const child of this.running.values()) await child.handle.signal(parentFinishedSignal).catch(() => undefined);
-    }
+    if (how === 'parent_finished') this.tellSubAgentsParentFinished();
     await condition(() => this.running.size === 0, STOP_GRACE);
     await this.settleAnswers();
+  }
+
+  /**
+   * Sent before this agent's own work is cancelled (a sub-agent whose parent finished), so its
+   * sub-agents get the signal ahead of the cancellation and end `parent_finished` too.
+   */
+  tellSubAgentsParentFinished(): void {
+    for (const child of this.running.values()) void child.handle.signal(parentFinishedSignal).catch(() => undefined);
   }
 
   private async fetchTool(step: number, decision: Extract<AgentDecision, { tool: FetchTool }>): Promise<void> {
@@ -209,7 +228,7 @@ export class AgentLoop {
     await trace.flush();
     this.spawned++;
     const { urls, strictConstrainToURLs, threatProtection, runId, teamId, webhook } = input;
-    const handle = await startChild<typeof subAgentWorkflow>('subAgentWorkflow', {
+    const handle = await startChild<SubAgentWorkflow>('subAgentWorkflow', {
       workflowId: `${workflowInfo().workflowId}-sub-${step}`,
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       args: [

@@ -14,7 +14,7 @@ import type { FinishAgentRunInput } from '../activities/agent/run.js';
 import type { TrawlActivities } from '../activities/index.js';
 import { fromFailure } from '../lib/errors.js';
 import { BOOKKEEPING_RETRY_POLICY } from './activities.js';
-import { AgentLoop, type AgentLoopInput, type LoopEnd } from './agent-loop.js';
+import { AgentLoop, type AgentLoopInput, type SubAgentInput, type SubAgentResult } from './agent-loop.js';
 import { AgentTrace, type TraceError } from './agent-trace.js';
 import { parentFinishedSignal } from './messages.js';
 import { WebhookFanout } from './webhook-fanout.js';
@@ -26,17 +26,6 @@ export interface AgentWorkflowInput extends Omit<AgentLoopInput, 'agentKey' | 'd
 export interface AgentWorkflowResult {
   outcome: FinishAgentRunInput['outcome'];
   creditsUsed: number;
-}
-
-export interface SubAgentInput extends AgentLoopInput {
-  parentAgentId: string;
-}
-
-export interface SubAgentResult {
-  outcome: LoopEnd['outcome'] | 'cancelled' | 'parent_finished';
-  creditsUsed: number;
-  snapshotId?: string;
-  error?: string;
 }
 
 const { finishAgentRun } = proxyActivities<TrawlActivities>({ startToCloseTimeout: '30s', retry: BOOKKEEPING_RETRY_POLICY });
@@ -94,6 +83,8 @@ export async function subAgentWorkflow(input: SubAgentInput): Promise<SubAgentRe
   let parentFinished = false;
   setHandler(parentFinishedSignal, () => {
     parentFinished = true;
+    // Signalled before the cancellation of this work reaches them, so they end parent_finished too.
+    loop.tellSubAgentsParentFinished();
     work.cancel();
   });
   const startedAt = Date.now();

@@ -236,6 +236,19 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
     expect(events.indexOf(end)).toBeLessThan(events.length - 1);
   });
 
+  it('stops the sub-agents of a sub-agent with parent_finished too, two levels down', async () => {
+    model.reset();
+    model.scriptFor('Task: Top level', say({ tool: 'spawn_subagent', task: 'Level one' }), say({ tool: 'finish', result: { products: [] } }, 1_500));
+    model.scriptFor('Task: Level one', say({ tool: 'spawn_subagent', task: 'Level two' }), say({ tool: 'finish', result: {} }, 6_000));
+    model.scriptFor('Task: Level two', say({ tool: 'finish', result: {} }, 6_000));
+    const started = await api('/v2/agent', { body: { prompt: 'Top level', schema: SCHEMA } });
+    expect(await finished(started.body.id)).toMatchObject({ status: 'completed' });
+    const { events } = await traceOf(started.body.id);
+    const ends = events.filter((e) => e.type === 'agent.finished');
+    expect(ends.map((e) => e.agent.id).sort()).toEqual([`${started.body.id}/1`, `${started.body.id}/1.1`]);
+    for (const end of ends) expect(end).toMatchObject({ outcome: 'cancelled', error: { code: 'parent_finished' } });
+  });
+
   it('gives a sub-agent a share of maxCredits, so the run never passes its cap', async () => {
     model.reset();
     model.scriptFor(
