@@ -1,0 +1,47 @@
+/**
+ * The page sets the fidelity bench scores (test/fixtures/fidelity, each with its licence):
+ * - held-out: scrapinghub/article-extraction-benchmark, 181 real pages with human-marked article
+ *   bodies. Measured, never tuned on.
+ * - development: mozilla/readability's test pages, whose expected output is Readability.js's own
+ *   (so Readability.js scores about 1 there by construction). Tuning happens here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { parseHtml, textContent } from '../../scraper/html/dom.js';
+import { decodeBody } from '../../scraper/html/decode.js';
+
+export interface FidelityPage {
+  name: string;
+  url: string;
+  html: string;
+  /** The article's text, as a reader sees it. */
+  truth: string;
+}
+
+const ROOT = fileURLToPath(new URL('../../test/fixtures/fidelity/', import.meta.url));
+
+export function heldOutSet(): FidelityPage[] {
+  const dir = join(ROOT, 'article-extraction-benchmark');
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
+  return Object.entries(truth).map(([id, { articleBody, url }]) => ({
+    name: id.slice(0, 12),
+    url,
+    html: decodeBody(gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))), undefined),
+    truth: articleBody,
+  }));
+}
+
+export function developmentSet(): FidelityPage[] {
+  const dir = join(ROOT, 'readability');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({
+      name: d.name,
+      // The URL Readability's own tests give these pages.
+      url: 'http://fakehost/test/page.html',
+      html: readFileSync(join(dir, d.name, 'source.html'), 'utf8'),
+      truth: parseHtml(readFileSync(join(dir, d.name, 'expected.html'), 'utf8')).children.map(textContent).join('\n'),
+    }));
+}

@@ -1,0 +1,78 @@
+/**
+ * Main-content fidelity: how much of a page's article (and how little else) `onlyMainContent`
+ * markdown keeps, scored as scrapinghub/article-extraction-benchmark scores it (bench/fidelity/
+ * score.ts), on its 181 held-out pages and on our development set, with Readability.js (on
+ * linkedom) scored the same way beside us. In process; also the time each takes per page.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { transformHtml } from '../../scraper/html/transform.js';
+import type { TransformOptions } from '../../scraper/types.js';
+import { fidelity, markdownText, shingleMatch, type Fidelity, type Match } from '../fidelity/score.js';
+import { developmentSet, heldOutSet, type FidelityPage } from '../fidelity/sets.js';
+import type { BenchSettings, ResultRow, Scenario, ScenarioResult } from '../scenario.js';
+
+const MAIN_CONTENT: TransformOptions = {
+  onlyMainContent: true,
+  removeBase64Images: true,
+  want: { markdown: true, html: false, rawHtml: false, links: false, images: false },
+};
+
+export const trawlText = (page: FidelityPage) => markdownText(transformHtml(page.html, page.url, MAIN_CONTENT).markdown ?? '');
+
+function readabilityText(page: FidelityPage): string {
+  const { document } = parseHTML(page.html);
+  try {
+    return new Readability(document as unknown as Document).parse()?.textContent ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function score(pages: readonly FidelityPage[], extract: (p: FidelityPage) => string) {
+  const t0 = performance.now();
+  const matches: Match[] = pages.map((p) => shingleMatch(p.truth, extract(p)));
+  return { ...fidelity(matches), msPerPage: (performance.now() - t0) / pages.length, matches };
+}
+
+export const fidelityScenario: Scenario = {
+  name: 'fidelity',
+  description:
+    'Main-content fidelity of `onlyMainContent` markdown (link targets, image references and markup stripped), scored as scrapinghub/article-extraction-benchmark does (4-token shingles, per-page precision and recall averaged, F1 of the means): its 181 held-out pages with human-marked bodies, and our development set (mozilla/readability test pages, whose expected output is Readability.js\'s own). Readability.js 0.6 on linkedom, scored the same way, beside us; in process, one page after another.',
+  run,
+};
+
+async function run(settings: BenchSettings): Promise<ScenarioResult> {
+  const rows: ResultRow[] = [];
+  const notes: string[] = [];
+  const row = (metric: string, value: number, unit: string, target?: ResultRow['target']) => rows.push({ metric, unit, values: [value], ...(target && { target }) });
+  for (const [set, pages] of [
+    ['held-out', heldOutSet()],
+    ['dev', developmentSet()],
+  ] as const) {
+    const ours = score(pages, trawlText);
+    const peer = score(pages, readabilityText);
+    settings.log(`  ${set}: ours F1 ${ours.f1.toFixed(3)}, Readability.js ${peer.f1.toFixed(3)} over ${pages.length} pages`);
+    const heldOut = set === 'held-out';
+    row(`${set}: ours F1`, ours.f1, '', heldOut ? { text: '≥ 0.95', ok: (m) => m >= 0.95 } : undefined);
+    row(`${set}: ours precision`, ours.precision, '');
+    row(`${set}: ours recall`, ours.recall, '', heldOut ? { text: '≥ 0.97', ok: (m) => m >= 0.97 } : undefined);
+    row(`${set}: Readability.js F1`, peer.f1, '');
+    row(`${set}: ours ms per page`, ours.msPerPage, 'ms');
+    row(`${set}: Readability.js ms per page`, peer.msPerPage, 'ms');
+    notes.push(`${set}: ${pages.length} pages; ours P ${fmt(ours)} against Readability.js ${fmt(peer)}; our five worst pages: ${worst(pages, ours.matches)}`);
+  }
+  notes.push('The development set\'s expected text is Readability.js\'s own output, so its Readability.js score is near 1 by construction; only the held-out set compares the two fairly.');
+  return { rows, notes };
+}
+
+const fmt = (f: Fidelity) => `${f.precision.toFixed(3)} / R ${f.recall.toFixed(3)}`;
+
+function worst(pages: readonly FidelityPage[], matches: readonly Match[]): string {
+  return matches
+    .map(([tp, fp, fn], i) => ({ name: pages[i]!.name, f1: tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn) }))
+    .sort((a, b) => a.f1 - b.f1)
+    .slice(0, 5)
+    .map((w) => `${w.name} ${w.f1.toFixed(2)}`)
+    .join(', ');
+}
