@@ -73,3 +73,35 @@ export function markdownText(markdown: string): string {
     .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=[^\p{L}\p{N}]|$)/gu, '$1')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, ' ');
 }
+
+/** A snippet is found when its tokens appear in a row in the text's tokens (markup between words cannot hide it). */
+export function containsSnippet(textTokens: string, snippet: string): boolean {
+  const tokens = tokenize(snippet);
+  return tokens.length > 0 && textTokens.includes(` ${tokens.join(' ')} `);
+}
+
+export interface SnippetScore {
+  /** Share of the article's snippets kept. */
+  kept: number;
+  /** Share of the boilerplate snippets left out. */
+  dropped: number;
+}
+
+export function snippetScore(pages: ReadonlyArray<{ text: string; with: string[]; without: string[] }>): SnippetScore {
+  let keptCount = 0;
+  let withCount = 0;
+  let droppedCount = 0;
+  let withoutCount = 0;
+  for (const page of pages) {
+    const textTokens = ` ${tokenize(page.text).join(' ')} `;
+    for (const s of page.with) {
+      withCount++;
+      if (containsSnippet(textTokens, s)) keptCount++;
+    }
+    for (const s of page.without) {
+      withoutCount++;
+      if (!containsSnippet(textTokens, s)) droppedCount++;
+    }
+  }
+  return { kept: keptCount / Math.max(1, withCount), dropped: droppedCount / Math.max(1, withoutCount) };
+}

@@ -45,3 +45,24 @@ export function developmentSet(): FidelityPage[] {
       truth: parseHtml(readFileSync(join(dir, d.name, 'expected.html'), 'utf8')).children.map(textContent).join('\n'),
     }));
 }
+
+export interface SnippetPage {
+  name: string;
+  url: string;
+  html: string;
+  with: string[];
+  without: string[];
+}
+
+/** trafilatura's evaluation pages (a sample): snippets of the article, and of boilerplate that must go. */
+export function snippetSet(): SnippetPage[] {
+  const dir = join(ROOT, 'trafilatura');
+  const snippets = JSON.parse(readFileSync(join(dir, 'snippets.json'), 'utf8')) as Record<string, { file: string; with: string[]; without: string[] }>;
+  return Object.entries(snippets).map(([url, s]) => ({
+    name: s.file,
+    url,
+    html: decodeBody(readFileSync(join(dir, 'pages', s.file)), undefined),
+    with: s.with,
+    without: s.without,
+  }));
+}

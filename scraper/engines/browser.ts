@@ -32,6 +32,17 @@ import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
  */
 const SETTLE_QUIET_MS = 250;
 const SETTLE_MAX_MS = 1_500;
+/**
+ * `load` waits for every subresource, so one slow ad or analytics host could hold a scrape until
+ * its timeout. Navigation waits for the DOM; `load` gets this long on top, then the settle runs.
+ */
+const LOAD_GRACE_MS = 3_000;
+
+async function loadOrGrace(page: Page, req: BrowserFetchRequest): Promise<void> {
+  await page.waitForLoadState('load', { timeout: Math.max(1, Math.min(LOAD_GRACE_MS, remainingMs(req))) }).catch((err: unknown) => {
+    if (!/timeout/i.test(messageOf(err))) throw err;
+  });
+}
 
 /** The zone most of the population lives in, where ICU's first zone for the country is a fringe one. */
 const MAIN_TIMEZONES: Readonly<Record<string, string>> = {
@@ -305,7 +316,7 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
   const throwIfRefused = await guardNavigations(page, req);
   let navigation: PageResponse | null;
   try {
-    navigation = await page.goto(req.url, { waitUntil: 'load', timeout: remainingMs(req) });
+    navigation = await page.goto(req.url, { waitUntil: 'domcontentloaded', timeout: remainingMs(req) });
   } catch (err) {
     throwIfRefused();
     const answer = [...documents.values()].at(-1);
@@ -314,6 +325,7 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
   }
   throwIfRefused();
   if (navigation) await refuseBlocked(navigation);
+  await loadOrGrace(page, req);
 
   const settle = () => network.wait(SETTLE_QUIET_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
   await Promise.all([
@@ -330,7 +342,7 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
         // A click or key may fetch or navigate: the same settle as after load, then the new document's load.
         settle: async () => {
           await settle();
-          await page.waitForLoadState('load', { timeout: remainingMs(req) });
+          await loadOrGrace(page, req);
         },
         html: () => documentHtml(page, req),
       })

@@ -44,8 +44,30 @@ const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
  * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
  */
 const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
-const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
-const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
+/** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
+const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
+/**
+ * Not in Readability: captions and photo credits. Human-marked article bodies leave them out, and
+ * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
+ */
+const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
+const MAX_CAPTION_TEXT = 300;
+/**
+ * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
+ * …", "Mehr zum Thema"), or a heading that opens a block of them.
+ */
+const RELATED_LABEL =
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)\b/iu;
+const MAX_RELATED_TEXT = 250;
+/** Readability's `_checkByline` test: the author line, which it takes out of the content. */
+const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const MAX_BYLINE_TEXT = 100;
+const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+/** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
+const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
+/** Labels this short are judged by their words alone. */
+const MAX_LABEL_TEXT = 40;
 const UNLIKELY_ROLES = new Set([
   'menu',
   'menubar',
@@ -504,8 +526,24 @@ class Scorer {
       if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.classWeight(el) < 0) return true;
+    if (this.isCaptionOrRelated(el, stats)) return true;
     if (!this.flags.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
+  }
+
+  private isCaptionOrRelated(el: Element, stats: Stats): boolean {
+    if (stats.hasPre || stats.hasDataTable) return false;
+    const { rel, itemprop } = el.attribs;
+    const byline = rel === 'author' || itemprop?.includes('author') || (hasClassOrId(el) && BYLINE.test(classAndId(el)));
+    if (byline && stats.text > 0 && stats.text < MAX_BYLINE_TEXT) return true;
+    if (el.name === 'figcaption' || (hasClassOrId(el) && CAPTION_TOKEN.test(classAndId(el)))) return stats.text <= MAX_CAPTION_TEXT;
+    const text = textContent(el).trim();
+    if (stats.text < MAX_LABEL_TEXT) {
+      const label = text.replace(LABEL_PUNCTUATION, '');
+      if (SHARE_LABEL.test(label) || AD_WORDS.test(label) || LOADING_WORDS.test(label) || RELATED_LABEL.test(label)) return true;
+    }
+    if (stats.text > MAX_RELATED_TEXT || !RELATED_LABEL.test(text)) return false;
+    return /^h[2-6]$/.test(el.name) || stats.linkDensity > 0.5;
   }
 
   /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
@@ -520,7 +558,7 @@ class Scorer {
     let isList = el.name === 'ul' || el.name === 'ol';
     if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
     if (text > 0 && text < 40) {
-      const words = textContent(el).trim();
+      const words = textContent(el).replace(LABEL_PUNCTUATION, '');
       if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
     }
     const { p, img, input, embed, linkDensity } = stats;

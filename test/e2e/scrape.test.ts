@@ -2,6 +2,9 @@
  * POST /v2/scrape end to end: real API, Temporal dev server, worker with Chromium, Postgres,
  * against fixture pages on 127.0.0.1.
  */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { ARTICLE_PARAGRAPHS, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -23,6 +26,28 @@ function scrape(body: Record<string, unknown>) {
 }
 
 describe('content', () => {
+  it('does not let a subresource that never loads hold a browser scrape until its timeout', async () => {
+    // The image's host accepts the request and never answers, so the page's `load` never fires.
+    const stalled: http.ServerResponse[] = [];
+    const server = http.createServer((req, res) => {
+      if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Stalled ad</h1><p>The article is here.</p><img src="/ad.png"></body></html>');
+      } else stalled.push(res);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+      const res = await scrape({ url, formats: ['markdown', 'screenshot'], timeout: 10_000 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.markdown).toContain('The article is here.');
+      expect(stalled.length).toBeGreaterThan(0);
+    } finally {
+      for (const res of stalled) res.destroy();
+      server.close();
+    }
+  });
+
   it('renders a JavaScript-only page in the browser and returns its markdown', async () => {
     const res = await scrape({ url: `${site.url}/js-rendered` });
     expect(res.status).toBe(200);
