@@ -66,6 +66,15 @@ const MAX_BYLINE_TEXT = 100;
 const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 /** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
 const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
+/** Comment-section prompts and states, and a lone credit label. */
+const META_LABEL =
+  /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
+/**
+ * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
+ * the Document's metadata carries; human-marked article bodies leave it out.
+ */
+const DATE_ONLY =
+  /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
 /** Labels this short are judged by their words alone. */
 const MAX_LABEL_TEXT = 40;
 const UNLIKELY_ROLES = new Set([
@@ -540,7 +549,7 @@ class Scorer {
     const text = textContent(el).trim();
     if (stats.text < MAX_LABEL_TEXT) {
       const label = text.replace(LABEL_PUNCTUATION, '');
-      if (SHARE_LABEL.test(label) || AD_WORDS.test(label) || LOADING_WORDS.test(label) || RELATED_LABEL.test(label)) return true;
+      if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
     }
     if (stats.text > MAX_RELATED_TEXT || !RELATED_LABEL.test(text)) return false;
     return /^h[2-6]$/.test(el.name) || stats.linkDensity > 0.5;
