@@ -10,7 +10,20 @@
  * It never mutates the tree. It returns the chosen subtrees plus the nodes to leave out of them,
  * so the caller can fall back to another selection without parsing again.
  */
-import { isElement, isTag, isText, isVisibleChar, textContent, visibleTextLength, type AnyNode, type Element, type ParentNode } from './dom.js';
+import { isBoilerplateInContent, isAdOrLoadingLabel } from './boilerplate.js';
+import {
+  classAndId,
+  hasClassOrId,
+  isElement,
+  isTag,
+  isText,
+  isVisibleChar,
+  textContent,
+  visibleTextLength,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from './dom.js';
 
 export interface ScoringFlags {
   /** Drop elements whose class/id/role say they are navigation, comments, sidebars... */
@@ -44,39 +57,6 @@ const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
  * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
  */
 const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
-const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
-/** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
-const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
-/**
- * Not in Readability: captions and photo credits. Human-marked article bodies leave them out, and
- * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
- */
-const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
-const MAX_CAPTION_TEXT = 300;
-/**
- * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
- * …", "Mehr zum Thema"), or a heading that opens a block of them.
- */
-const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)\b/iu;
-const MAX_RELATED_TEXT = 250;
-/** Readability's `_checkByline` test: the author line, which it takes out of the content. */
-const BYLINE = /byline|author|dateline|writtenby|p-author/i;
-const MAX_BYLINE_TEXT = 100;
-const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
-/** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
-const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
-/** Comment-section prompts and states, and a lone credit label. */
-const META_LABEL =
-  /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
-/**
- * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
- * the Document's metadata carries; human-marked article bodies leave it out.
- */
-const DATE_ONLY =
-  /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
-/** Labels this short are judged by their words alone. */
-const MAX_LABEL_TEXT = 40;
 const UNLIKELY_ROLES = new Set([
   'menu',
   'menubar',
@@ -542,17 +522,7 @@ class Scorer {
 
   private isCaptionOrRelated(el: Element, stats: Stats): boolean {
     if (stats.hasPre || stats.hasDataTable) return false;
-    const { rel, itemprop } = el.attribs;
-    const byline = rel === 'author' || itemprop?.includes('author') || (hasClassOrId(el) && BYLINE.test(classAndId(el)));
-    if (byline && stats.text > 0 && stats.text < MAX_BYLINE_TEXT) return true;
-    if (el.name === 'figcaption' || (hasClassOrId(el) && CAPTION_TOKEN.test(classAndId(el)))) return stats.text <= MAX_CAPTION_TEXT;
-    const text = textContent(el).trim();
-    if (stats.text < MAX_LABEL_TEXT) {
-      const label = text.replace(LABEL_PUNCTUATION, '');
-      if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
-    }
-    if (stats.text > MAX_RELATED_TEXT || !RELATED_LABEL.test(text)) return false;
-    return /^h[2-6]$/.test(el.name) || stats.linkDensity > 0.5;
+    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity }, () => textContent(el).trim());
   }
 
   /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
@@ -567,8 +537,7 @@ class Scorer {
     let isList = el.name === 'ul' || el.name === 'ol';
     if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
     if (text > 0 && text < 40) {
-      const words = textContent(el).replace(LABEL_PUNCTUATION, '');
-      if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
+      if (isAdOrLoadingLabel(textContent(el))) return true;
     }
     const { p, img, input, embed, linkDensity } = stats;
     const li = stats.li - 100;
@@ -637,14 +606,6 @@ function computeIsDataTable(table: Element): boolean {
 }
 
 /** Without either, the class and id patterns have nothing to match: most elements skip them. */
-function hasClassOrId(el: Element): boolean {
-  return Boolean(el.attribs.class || el.attribs.id);
-}
-
-function classAndId(el: Element): string {
-  return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-}
-
 function containsTag(el: Element, name: string): boolean {
   const stack: AnyNode[] = [...el.children];
   while (stack.length > 0) {

@@ -43,6 +43,15 @@ export function findElement(root: ParentNode, name: string): Element | undefined
   return found;
 }
 
+export function hasClassOrId(el: Element): boolean {
+  return Boolean(el.attribs.class || el.attribs.id);
+}
+
+/** The class and id attributes as one string, for the name patterns scorers test. */
+export function classAndId(el: Element): string {
+  return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+}
+
 /** Concatenated text of a subtree, as `textContent` would give it. */
 export function textContent(node: AnyNode): string {
   if (isText(node)) return node.data;

@@ -1,0 +1,69 @@
+/**
+ * Boilerplate that sits inside a chosen article, recognised by its words or its class and id:
+ * labels (advertising, loading, share bars, comment sections), lines that are only a date,
+ * captions and photo credits, bylines, and short link lines announcing other articles. Most are
+ * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
+ */
+import { classAndId, hasClassOrId, type Element } from './dom.js';
+
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
+/** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
+const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
+/**
+ * Not in Readability: captions and photo credits. Human-marked article bodies leave them out, and
+ * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
+ */
+const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
+const MAX_CAPTION_TEXT = 300;
+/**
+ * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
+ * …", "Mehr zum Thema"), or a heading that opens a block of them.
+ */
+const RELATED_LABEL =
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)\b/iu;
+const MAX_RELATED_TEXT = 250;
+/** Readability's `_checkByline` test: the author line, which it takes out of the content. */
+const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const MAX_BYLINE_TEXT = 100;
+const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+/** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
+const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
+/** Comment-section prompts and states, and a lone credit label. */
+const META_LABEL =
+  /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
+/**
+ * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
+ * the Document's metadata carries; human-marked article bodies leave it out.
+ */
+const DATE_ONLY =
+  /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
+/** Labels this short are judged by their words alone. */
+const MAX_LABEL_TEXT = 40;
+
+/** What the scorer knows of an element: its text length (as its statistics count it) and link density. */
+export interface ElementFigures {
+  text: number;
+  linkDensity: number;
+}
+
+/** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */
+export function isAdOrLoadingLabel(text: string): boolean {
+  const label = text.replace(LABEL_PUNCTUATION, '');
+  return AD_WORDS.test(label) || LOADING_WORDS.test(label);
+}
+
+/** `text` is read only when the figures leave the question open. */
+export function isBoilerplateInContent(el: Element, figures: ElementFigures, text: () => string): boolean {
+  const { rel, itemprop } = el.attribs;
+  const named = hasClassOrId(el) ? classAndId(el) : '';
+  const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
+  if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
+  if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
+  if (figures.text > MAX_RELATED_TEXT) return false;
+  const words = text();
+  if (figures.text < MAX_LABEL_TEXT) {
+    const label = words.replace(LABEL_PUNCTUATION, '');
+    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
+  }
+  return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
+}
