@@ -14,6 +14,7 @@ import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
+import { historyStats } from '../../bench/trawl/workflow-history.js';
 import { getProgressQuery } from '../../workflows/messages.js';
 import { apiClient } from '../helpers/api-client.js';
 import { crawlChecks } from '../helpers/crawl-checks.js';
@@ -87,6 +88,28 @@ describe('scale', () => {
       expect(history.events?.length ?? 0).toBeLessThan(2000);
       await connection.close();
     } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('scale-out', () => {
+  it('spreads the pages of one crawl over the workers that poll its task queue', async () => {
+    const site = await startBigSite(160, { delayMs: 20 });
+    const second = await stack.startWorker();
+    const connection = await Connection.connect({ address: stack.temporalAddress });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await expectEveryPageOnce(jobId, site);
+      const { pagesByWorker } = await historyStats(new Client({ connection }), `crawl-${jobId}`);
+      const shares = [...pagesByWorker.values()];
+      // Eager activity dispatch once gave one worker 79 of 80 pages.
+      expect(shares).toHaveLength(2);
+      for (const pages of shares) expect(pages).toBeGreaterThanOrEqual(site.pages * 0.2);
+    } finally {
+      await connection.close();
+      // The crash tests below need a single worker again.
+      await second.kill('SIGTERM');
       await site.close();
     }
   });
