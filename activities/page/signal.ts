@@ -19,3 +19,12 @@ export async function withPageSignal<T>(deadline: number, work: (signal: AbortSi
     bounded.clear();
   }
 }
+
+/** The running activity's cancellation; none outside an activity (the API, unit tests). */
+export function activityCancellation(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}

@@ -12,6 +12,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { ThreatConfig } from '../../lib/config.js';
+import { deadlineSignal } from '../../lib/deadline-signal.js';
 import { scoreUrl } from '../../lib/threat/heuristics.js';
 import { addListFile, emptyLists, listHit, type ThreatLists } from '../../lib/threat/lists.js';
 
@@ -82,15 +83,20 @@ function builtinClassifier(files: string[]): RiskClassifier {
 
 async function postJson(url: string, body: unknown, signal?: AbortSignal, method = 'POST'): Promise<unknown> {
   let response: Response;
+  const bounded = deadlineSignal(signal ?? new AbortController().signal, HTTP_TIMEOUT_MS);
   try {
     response = await fetch(url, {
       method,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: method === 'POST' ? JSON.stringify(body) : undefined,
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]) : AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      signal: bounded.signal,
     });
   } catch (err) {
+    // The caller stopped (its job was cancelled): not the classifier's failure, so no failure policy applies.
+    if (signal?.aborted) throw signal.reason;
     throw new ClassifierUnavailable(`the classifier could not be reached: ${(err as Error).message}`);
+  } finally {
+    bounded.clear();
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -10,6 +10,7 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 import { applyOverride, canonicalHost, decideLocally, decideWithScore, protects, type ThreatPolicy, type ThreatVerdict } from '../../lib/threat/policy.js';
 import type { Robots } from '../../scraper/discovery/robots.js';
 import type { ActivityDeps } from '../deps.js';
+import { activityCancellation } from '../page/signal.js';
 import type { RobotsLookup } from '../site/site-rules.js';
 import { ClassifierUnavailable } from './classifier.js';
 
@@ -56,14 +57,17 @@ export async function pageThreatGate(
   let warning: string | undefined;
   const verdicts = new Map<string, ThreatVerdict>();
 
-  async function verdictFor(url: string, signal?: AbortSignal): Promise<ThreatVerdict> {
+  // A cancelled job stops waiting on the classifier.
+  const cancelled = activityCancellation();
+
+  async function verdictFor(url: string): Promise<ThreatVerdict> {
     const local = decideLocally(policy, url);
     if (local) return local;
     const host = canonicalHost(url) ?? '';
     if (!classifier) return decideWithScore(policy, host, { error: 'no classifier is configured' });
     scanned += 1;
     try {
-      const answer = await classifier.classify(url, signal);
+      const answer = await classifier.classify(url, cancelled);
       return decideWithScore(policy, host, { score: answer.score });
     } catch (err) {
       if (!(err instanceof ClassifierUnavailable)) throw err;

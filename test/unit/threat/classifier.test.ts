@@ -53,3 +53,17 @@ describe('webrisk classifier', () => {
     await expect(wrongKey.classify('https://x.example/')).rejects.toBeInstanceOf(ClassifierUnavailable);
   });
 });
+
+describe('a classifier whose caller stops', () => {
+  it('gives up at once with the caller\'s reason, not as an unavailable classifier', async () => {
+    server = http.createServer(() => undefined);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/score`;
+    const classifier = createRiskClassifier({ classifier: 'http', classifierUrl: url, listFiles: [], cacheSeconds: 0 });
+    const stop = new AbortController();
+    const asked = classifier.classify('https://slow.example/', stop.signal);
+    stop.abort(new Error('job cancelled'));
+    await expect(asked).rejects.toThrow('job cancelled');
+  });
+});
