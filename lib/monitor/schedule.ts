@@ -46,7 +46,7 @@ export function resolveSchedule(input: MonitorScheduleInput): ResolvedSchedule {
   if (cron.split(' ').length !== 5) throw new ScheduleError(`"${cron}" is not a 5-field cron expression (minute hour day month weekday)`);
   let runs: Date[];
   try {
-    runs = new Cron(cron, { timezone }).nextRuns(300);
+    runs = new Cron(cron, { timezone }).nextRuns(150);
   } catch (err) {
     throw new ScheduleError(`Invalid cron expression "${cron}": ${err instanceof Error ? err.message : String(err)}`);
   }

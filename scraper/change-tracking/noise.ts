@@ -8,7 +8,8 @@
  * - counters: a number next to a counting word ("1,234 views", "Visitors: 88", "12 people online");
  * - session tokens: UUIDs, long hex or base64-ish strings, and the values of session-like query
  *   parameters (sid, session, token, csrf, nonce, _t, cb, ts);
- * - rotating ads: paragraphs that announce themselves as ads ("Advertisement", "Sponsored", "Ad:").
+ * - rotating ads: paragraphs that announce themselves as ads ("Advertisement", "Sponsored", "Ad:"),
+ *   and the paragraph after a label that stands alone.
  *
  * Pure and line-oriented, so it costs a few regex passes per check, not a parse.
  */
@@ -46,11 +47,17 @@ const TOKEN_PATTERNS: RegExp[] = [
 ];
 
 const AD_PARAGRAPH = /^\s*(?:[*_#>\s-]*)(?:advertisement|sponsored(?: content| by)?|promoted|ad|ads by \S+)\b\s*[:\-–—|·]?/i;
+/** A label alone ("Advertisement"): the ad is the paragraph after it. */
+const AD_LABEL = /^[\s*_#>-]*(?:advertisement|sponsored(?: content)?|promoted|ad|ads)[\s*_:.-]*$/i;
 
 /** The markdown with noise masked: equal for two loads of a page that differ only in noise. */
 export function withoutNoise(markdown: string): string {
   const paragraphs = markdown.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
-  const kept = paragraphs.filter((p) => !AD_PARAGRAPH.test(p));
+  const kept: string[] = [];
+  for (let i = 0; i < paragraphs.length; i++) {
+    if (AD_LABEL.test(paragraphs[i]!)) i += 1;
+    else if (!AD_PARAGRAPH.test(paragraphs[i]!)) kept.push(paragraphs[i]!);
+  }
   let text = kept.join('\n\n');
   for (const re of TOKEN_PATTERNS) text = text.replace(re, (_m, prefix?: string) => (typeof prefix === 'string' ? `${prefix}${MASK}` : MASK));
   for (const re of TIMESTAMP_PATTERNS) text = text.replace(re, MASK);
