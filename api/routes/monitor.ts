@@ -56,7 +56,7 @@ export function monitorRoutes(deps: AppDeps): Router {
   const read = guard(deps, 'crawl', 'crawl-status');
   const createBody = validatedBody(monitorCreateRequestSchema);
   const updateBody = validatedBody(monitorUpdateRequestSchema);
-  const llm = deps.features.llmConfigured;
+  const llm = deps.features?.llmConfigured ?? false;
 
   router.post('/v2/monitor', ...write, createBody, async (req, res) => {
     const body = createBody.of(res);
