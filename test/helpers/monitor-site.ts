@@ -42,7 +42,7 @@ export async function startMonitorSite(): Promise<MonitorSite> {
         const noise =
           `<p>Last updated: ${new Date(Date.UTC(2026, 10, 26, 10, loads)).toISOString()}</p>` +
           `<p>${1000 + loads * 37} views · ${80 + loads} people online</p>` +
-          `<p>Advertisement</p><p>${ADS[loads % ADS.length]}</p>` +
+          `<p>Sponsored: ${ADS[loads % ADS.length]}</p>` +
           `<p><a href="/logout?sid=${createHash('sha1').update(String(loads)).digest('hex')}">Logout</a></p>`;
         body = body.replace('{{noise}}', noise);
       }
