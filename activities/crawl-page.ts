@@ -5,6 +5,7 @@
  * "completed" belongs to its workflow (finishJob), which alone knows when the frontier is drained.
  */
 import { Context } from '@temporalio/activity';
+import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
 import { storeCachedPage } from '../db/repositories/page-cache.js';
@@ -28,6 +29,8 @@ export interface CrawlPageInput {
   crawler?: CrawlerSettings;
   /** See ScrapePageInput.mediaBaseUrl. */
   mediaBaseUrl?: string;
+  /** A monitor's page (contracts/change-detection.ts). */
+  changeDetection?: ChangeDetection;
 }
 
 export type CrawlPageResult = CrawlPageDone | CrawlPageDeferred;

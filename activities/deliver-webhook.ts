@@ -4,6 +4,7 @@ import type { ApplicationFailure } from '@temporalio/common';
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Db } from '../db/connect.js';
 import { findDocument } from '../db/repositories/documents.js';
+import { findCheckPage } from '../db/repositories/monitors.js';
 import { recordWebhookFailure } from '../db/repositories/webhook-failures.js';
 import { findWebhookSecret } from '../db/repositories/webhook-secrets.js';
 import { fromFailure, NonRetryablePageError, PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
@@ -50,6 +51,7 @@ function isRetryableStatus(status: number): boolean {
 async function payloadData(db: Db, input: DeliverWebhookInput): Promise<Record<string, unknown>[]> {
   if (input.event !== 'page') return input.data ?? [];
   if (!input.documentId) throw new NonRetryablePageError('BAD_REQUEST', 'A page webhook needs a documentId');
+  if (input.jobKind === 'monitor') return [await monitorPageData(db, input.documentId)];
   const row = await findDocument(db, input.documentId);
   if (!row?.document || row.team_id !== input.teamId) {
     throw new NonRetryablePageError('NOT_FOUND', `Document ${input.documentId} for the page webhook was not found`, {
@@ -57,6 +59,28 @@ async function payloadData(db: Db, input: DeliverWebhookInput): Promise<Record<s
     });
   }
   return [row.document];
+}
+
+/** Firecrawl's monitor.page item: the page's result in the check, with its diff and any judgment. */
+async function monitorPageData(db: Db, pageId: string): Promise<Record<string, unknown>> {
+  const page = await findCheckPage(db, pageId);
+  if (!page) throw new NonRetryablePageError('NOT_FOUND', `Monitor check page ${pageId} for the page webhook was not found`);
+  const judgment = page.judgment as { meaningful?: boolean } | null;
+  const diff = page.diff as { text?: string } | null;
+  return {
+    monitorId: page.monitor_id,
+    checkId: page.check_id,
+    targetId: page.target_id,
+    url: page.url,
+    status: page.status,
+    statusCode: page.status_code,
+    previousScrapeId: page.previous_scrape_id,
+    currentScrapeId: page.current_scrape_id,
+    diff: diff?.text !== undefined ? { text: diff.text } : null,
+    error: page.error,
+    isMeaningful: judgment?.meaningful ?? null,
+    judgment,
+  };
 }
 
 function requestHeaders(user: Record<string, string>, body: Buffer, secret: string | null): Record<string, string> {
@@ -129,7 +153,7 @@ export function createDeliverWebhookActivity(deps: Pick<ActivityDeps, 'db' | 'al
     try {
       const url = new URL(input.webhook.url);
       const payload: WebhookPayload = {
-        success: input.event !== 'failed' && input.event !== 'cancelled',
+        success: input.success ?? (input.event !== 'failed' && input.event !== 'cancelled'),
         type: webhookEventType(input.jobKind, input.event),
         id: input.jobId,
         webhookId: input.deliveryId,

@@ -14,6 +14,7 @@ import {
 } from './frontier-bookkeeping.js';
 import { createExpandExtractUrlsActivity, createMergeExtractionActivity } from './extract.js';
 import { createMapSiteActivity } from './map-site.js';
+import { createMonitorCheckActivities } from './monitor/check.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     mergeExtractionResults: createMergeExtractionActivity(deps),
     runSearch: createRunSearchActivity(deps),
     ...createAgentActivities(deps, robotsFor),
+    ...createMonitorCheckActivities(deps),
   };
 }
 

@@ -4,6 +4,7 @@
  * retention. Every delete is idempotent, so an overlapping or retried run only finds less to do.
  */
 import { deleteExpiredMedia } from '../db/repositories/media.js';
+import { purgeExpiredChecks } from '../db/repositories/monitors.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
 import { purgeSearchIndex } from '../db/repositories/search-index.js';
 import type { ActivityDeps } from './deps.js';
@@ -14,6 +15,8 @@ export interface PurgeExpiredResult {
   media: number;
   /** Search index entries of pages scraped longer ago than results are kept. */
   indexed: number;
+  /** Monitor checks past their retention. */
+  monitorChecks: number;
 }
 
 /** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
@@ -28,6 +31,7 @@ export function createPurgeExpiredActivity(deps: ActivityDeps) {
     const media = await deleteExpiredMedia(deps.db, deps.mediaRetentionHours ?? DEFAULT_MEDIA_RETENTION_HOURS);
     const retentionMs = (deps.resultRetentionHours ?? DEFAULT_RESULT_RETENTION_HOURS) * 3_600_000;
     const indexed = await purgeSearchIndex(deps.db, new Date(Date.now() - retentionMs));
-    return { jobs, tombstones, media, indexed };
+    const monitorChecks = await purgeExpiredChecks(deps.db);
+    return { jobs, tombstones, media, indexed, monitorChecks };
   };
 }

@@ -15,6 +15,7 @@ import { searchRoutes } from './routes/search.js';
 import { agentRoutes } from './routes/agent.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
+import { monitorRoutes } from './routes/monitor.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
@@ -42,6 +43,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(extractRoutes(deps));
   app.use(searchRoutes(deps));
   app.use(agentRoutes(deps));
+  app.use(monitorRoutes(deps));
   app.use(threatProtectionRoutes(deps));
   app.use(jobCancelRoutes(deps));
   app.use(crawlActiveRoutes(deps));

@@ -199,6 +199,78 @@ export interface ChangeSnapshotTable {
   extraction: ColumnType<unknown, string | null | undefined, string | null>;
   /** Reset when a retried job replaces its snapshot. */
   scraped_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The response's validators, sent back by a monitor's next check as If-None-Match / If-Modified-Since. */
+  etag: ColumnType<string | null, string | null | undefined, string | null>;
+  last_modified: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type MonitorStatus = 'active' | 'paused';
+export type MonitorCheckStatus = 'queued' | 'running' | 'completed' | 'failed' | 'partial' | 'skipped_overlap' | 'skipped_no_credits';
+export type MonitorPageStatus = 'same' | 'new' | 'changed' | 'removed' | 'error';
+
+/** A monitor (db/repositories/monitors.ts): wire fields as normalised by the API, plus its run plan. */
+export interface MonitorTable {
+  id: string;
+  team_id: string;
+  name: string;
+  status: MonitorStatus;
+  /** {cron, timezone, text?} */
+  schedule: JSONColumnType<Record<string, unknown>>;
+  /** The targets as read back (each with its id) and, under `plan`, what a check runs for each. */
+  targets: JSONColumnType<Record<string, unknown>[]>;
+  webhook: JSONColumnType<Record<string, unknown>> | null;
+  notification: JSONColumnType<Record<string, unknown>> | null;
+  retention_days: number;
+  goal: string | null;
+  judge_enabled: boolean;
+  estimated_credits_per_month: number;
+  /** The Temporal Schedule that starts its checks. */
+  schedule_id: string;
+  current_check_id: string | null;
+  last_run_at: Timestamp | null;
+  last_check_summary: JSONColumnType<Record<string, number>> | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface MonitorCheckTable {
+  id: string;
+  monitor_id: string;
+  team_id: string;
+  status: MonitorCheckStatus;
+  trigger: 'scheduled' | 'manual';
+  scheduled_for: Timestamp | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  estimated_credits: number | null;
+  actual_credits: number | null;
+  summary: JSONColumnType<Record<string, number>>;
+  /** Per target: its id, type and the job that ran it (crawlId / expectedJobs). */
+  target_results: ColumnType<Record<string, unknown>[], string | undefined, string>;
+  /** Whether the goal was judged by the model on this check. */
+  judged: ColumnType<boolean, boolean | undefined, boolean>;
+  error: string | null;
+  workflow_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface MonitorCheckPageTable {
+  id: string;
+  check_id: string;
+  monitor_id: string;
+  target_id: string;
+  url: string;
+  url_key: string;
+  status: MonitorPageStatus;
+  previous_scrape_id: string | null;
+  current_scrape_id: string | null;
+  status_code: number | null;
+  error: string | null;
+  diff: JSONColumnType<Record<string, unknown>> | null;
+  judgment: JSONColumnType<Record<string, unknown>> | null;
+  created_at: CreatedAt;
 }
 
 /** One failed webhook delivery attempt (db/repositories/webhook-failures.ts). */
@@ -311,6 +383,9 @@ export interface Database {
   agent_trace_events: AgentTraceEventTable;
   agent_steps: AgentStepTable;
   agent_snapshots: AgentSnapshotTable;
+  monitors: MonitorTable;
+  monitor_checks: MonitorCheckTable;
+  monitor_check_pages: MonitorCheckPageTable;
 }
 
 export type Team = Selectable<TeamTable>;

@@ -5,12 +5,14 @@
 import type { RetryPolicy } from '@temporalio/common';
 import type { WebhookConfig, WebhookEventKind } from '../contracts/webhook.js';
 
-export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract' | 'search' | 'agent';
+export type WebhookJobKind = 'crawl' | 'batch_scrape' | 'extract' | 'search' | 'agent' | 'monitor';
 
-/** The payload's `type`, e.g. `crawl.page` or `batch_scrape.completed`. */
-export type WebhookEventType = `${WebhookJobKind}.${WebhookEventKind}`;
+/** The payload's `type`, e.g. `crawl.page`, `batch_scrape.completed` or `monitor.check.completed`. */
+export type WebhookEventType = `${WebhookJobKind}.${WebhookEventKind}` | 'monitor.check.completed';
 
 export function webhookEventType(jobKind: WebhookJobKind, event: WebhookEventKind): WebhookEventType {
+  // Firecrawl names a monitor's terminal event after the check, not the monitor.
+  if (jobKind === 'monitor' && event === 'completed') return 'monitor.check.completed';
   return `${jobKind}.${event}`;
 }
 
@@ -46,8 +48,13 @@ export interface DeliverWebhookInput {
    * same `webhookId`.
    */
   deliveryId: string;
-  /** Page events: the stored document to send. Page bodies never travel through Temporal payloads. */
+  /**
+   * Page events: the stored document to send (for a monitor, the check page's id). Page bodies
+   * never travel through Temporal payloads.
+   */
   documentId?: string;
+  /** The payload's `success` when the event kind alone does not say (a monitor check with errors). */
+  success?: boolean;
   /** Failed events: why the job failed. */
   error?: string;
   /** Small payload data given by the workflow (an agent's tool call), sent as `data`. */

@@ -41,6 +41,18 @@ export interface ScrapeRequest {
   publishMedia?: MediaPublisher;
   /** See FetchRequest.checkUrl. */
   checkUrl?: (url: string) => Promise<void>;
+  /**
+   * Validators of the copy the caller already has (a monitor's previous check): the plain-HTTP
+   * fetch sends them as If-None-Match / If-Modified-Since, and a 304 comes back `notModified`
+   * without any conversion. Never sent to the browser, which would render the empty 304.
+   */
+  conditional?: PageValidators;
+}
+
+/** A response's cache validators, for a later conditional request. */
+export interface PageValidators {
+  etag?: string;
+  lastModified?: string;
 }
 
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -53,6 +65,10 @@ export interface ScrapeOutcome {
   links: string[];
   /** Set when the page was a PDF: what it is billed for (lib/credits.ts). */
   pdf?: PdfContent['pdf'];
+  /** The response's ETag and Last-Modified, when it sent them. */
+  validators?: PageValidators;
+  /** The server answered a conditional request with 304: the Document holds metadata only. */
+  notModified?: boolean;
 }
 
 export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<ScrapeOutcome> {
@@ -82,7 +98,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
       });
     };
     if (browserRequiredBy(options, outputs)) return renderInBrowser();
-    const fetched = await fetchWithHttp(routed);
+    const fetched = await fetchWithHttp({ ...routed, headers: { ...routed.headers, ...conditionalHeaders(req.conditional) } });
     if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched)) return fetched;
     const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
     return needsJavaScript(page.html) ? renderInBrowser() : page;
@@ -93,6 +109,12 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     options.location?.country,
     fetchVia,
   );
+
+  const validators = validatorsOf(page.headers);
+  if (page.statusCode === 304 && req.conditional) {
+    const metadata = { sourceURL: req.sourceUrl, url: page.url, statusCode: 304, scrapeId: req.scrapeId, proxyUsed, notModified: true };
+    return { document: { metadata }, statusCode: 304, engine: page.engine, links: [], validators, notModified: true };
+  }
 
   const transform = transformOptions(options, outputs);
   const pdf = isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
@@ -120,7 +142,21 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
       proxyUsed,
     },
   };
-  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf };
+  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf, validators };
+}
+
+function conditionalHeaders(validators: PageValidators | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (validators?.etag) headers['if-none-match'] = validators.etag;
+  if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
+  return headers;
+}
+
+function validatorsOf(headers: Record<string, string>): PageValidators | undefined {
+  const etag = headers.etag;
+  const lastModified = headers['last-modified'];
+  if (!etag && !lastModified) return undefined;
+  return { ...(etag && { etag }), ...(lastModified && { lastModified }) };
 }
 
 function transformOptions(options: ScrapeOptions, outputs: PageOutputs): TransformOptions {

@@ -8,3 +8,4 @@ export { crawlParamsPreviewWorkflow } from './crawl-params-preview.js';
 export { extractWorkflow } from './extract.js';
 export { searchWorkflow } from './search.js';
 export { agentWorkflow, subAgentWorkflow } from './agent.js';
+export { monitorCheckWorkflow } from './monitor-check.js';

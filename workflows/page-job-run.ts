@@ -6,6 +6,7 @@
  */
 import { condition, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { CrawlPageInput } from '../activities/crawl-page.js';
+import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import type { WebhookConfig } from '../contracts/webhook.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
@@ -46,6 +47,8 @@ export interface PageJobInput {
   deadlineAt?: number;
   /** Continue-as-new after this many pages in one run (Temporal's own suggestion also triggers it). @default 500 */
   pagesPerRun?: number;
+  /** A monitor check's job: how its pages compare with the previous check. */
+  changeDetection?: ChangeDetection;
   state?: PageJobState;
 }
 
@@ -193,6 +196,7 @@ export class PageJobRun {
         scrapeOptions: input.scrapeOptions,
         crawler: input.crawler,
         mediaBaseUrl: input.mediaBaseUrl,
+        ...(input.changeDetection && { changeDetection: input.changeDetection }),
       };
       let result = await crawlPage(pageInput);
       // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,

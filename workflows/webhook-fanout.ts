@@ -12,7 +12,7 @@ export class WebhookFanout {
 
   constructor(private readonly job: { jobId: string; teamId: string; kind: WebhookJobKind; webhook?: WebhookConfig }) {}
 
-  notify(event: WebhookEventKind, extra: { documentId?: string; error?: string; data?: Record<string, unknown>[] } = {}): void {
+  notify(event: WebhookEventKind, extra: { documentId?: string; error?: string; data?: Record<string, unknown>[]; success?: boolean } = {}): void {
     const { webhook } = this.job;
     if (!webhook || !webhookWants(webhook, event)) return;
     const delivery = webhookActivities

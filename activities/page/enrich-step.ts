@@ -1,4 +1,5 @@
 /** What an enrich step is (activities/page/enrich.ts runs them). */
+import type { ChangeDetection } from '../../contracts/change-detection.js';
 import type { PageOutputs } from '../../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
@@ -18,6 +19,8 @@ export interface EnrichContext {
   fromCache: boolean;
   /** Aborts at the page's deadline or on cancellation. */
   signal: AbortSignal;
+  /** Set for a monitor's pages only. */
+  changeDetection?: ChangeDetection;
 }
 
 export interface EnrichStep {

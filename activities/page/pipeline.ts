@@ -14,6 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolveOutputs } from '../../contracts/page-outputs.js';
+import type { ChangeDetection } from '../../contracts/change-detection.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { CacheCopy } from '../../db/repositories/page-cache.js';
 import { pageCredits } from '../../lib/credits.js';
@@ -22,6 +23,7 @@ import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
 import { pageThreatGate, type PageThreatGate } from '../threat/gate.js';
 import { enrich, type EnrichStep } from './enrich.js';
+import { previousValidators } from './enrich/change-tracking.js';
 import { addWarning } from './enrich/model.js';
 import { fetchPage } from './fetch.js';
 import { mediaPublisher } from './media.js';
@@ -42,6 +44,8 @@ export interface PageTask {
   options: ScrapeOptions;
   /** Where stored screenshots and PDFs are linked from; absent leaves them inline. */
   mediaBaseUrl?: string;
+  /** A monitor's page: conditional requests and noise-aware comparison (contracts/change-detection.ts). */
+  changeDetection?: ChangeDetection;
 }
 
 /** A page that went through fetch and enrich, ready to be stored. */
@@ -109,7 +113,12 @@ async function runStages<Result>(
       const documentId = policy.documentId ?? randomUUID();
       const outputs = resolveOutputs(task.options.formats);
       const owner = { teamId: task.teamId, jobId: task.jobId, cacheReads: policy.cacheReads };
+      const conditional =
+        task.changeDetection?.conditional && outputs.changeTracking
+          ? await previousValidators(deps, owner, task.url, outputs.changeTracking.tag)
+          : undefined;
       const request = {
+        conditional,
         url: task.url,
         sourceUrl: task.sourceUrl,
         options: task.options,
@@ -125,7 +134,7 @@ async function runStages<Result>(
       const fromCache = outcome.document.metadata.cacheState === 'hit';
       fetchedWith?.(fromCache ? 'cache' : outcome.engine);
       const enrichCredits = await enrich(
-        { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal },
+        { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal, changeDetection: task.changeDetection },
         steps,
       );
       // Produced for the model formats only; the caller did not ask for it.

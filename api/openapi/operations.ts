@@ -14,6 +14,7 @@ import { threatPolicySchema } from '../../contracts/threat-policy.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
+import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../schemas/monitor.js';
 import { statusQuerySchema } from '../routes/job-status.js';
 import * as r from './responses.js';
 
@@ -75,5 +76,13 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage/historical`, tag: 'Team', summary: 'Model tokens used per period', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/team/queue-status`, tag: 'Team', summary: 'Jobs queued and running for the team', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/concurrency-check`, tag: 'Team', summary: 'Concurrency in use and allowed', auth: true, response: r.usage, errors: [] })),
+  { method: 'post', path: '/v2/monitor', tag: 'Monitor', summary: 'Create a monitor: scheduled re-scrapes or re-crawls with change detection (a Temporal Schedule)', auth: true, body: monitorCreateRequestSchema, response: r.monitorResponse, errors: [400, 503] },
+  { method: 'get', path: '/v2/monitor', tag: 'Monitor', summary: "The team's monitors", auth: true, query: monitorListQuerySchema, response: r.monitorList, errors: [400] },
+  { method: 'get', path: '/v2/monitor/{id}', tag: 'Monitor', summary: 'One monitor', auth: true, response: r.monitorResponse, errors: [404] },
+  { method: 'patch', path: '/v2/monitor/{id}', tag: 'Monitor', summary: 'Update, pause or resume a monitor', auth: true, body: monitorUpdateRequestSchema, response: r.monitorResponse, errors: [400, 404, 503] },
+  { method: 'delete', path: '/v2/monitor/{id}', tag: 'Monitor', summary: 'Delete a monitor and its Schedule', auth: true, response: r.monitorDeleted, errors: [404, 503] },
+  { method: 'post', path: '/v2/monitor/{id}/run', tag: 'Monitor', summary: 'Start a check now', auth: true, response: r.monitorCheckResponse, errors: [404, 503] },
+  { method: 'get', path: '/v2/monitor/{id}/checks', tag: 'Monitor', summary: "A monitor's checks, newest first", auth: true, query: monitorChecksQuerySchema, response: r.monitorCheckList, errors: [400, 404] },
+  { method: 'get', path: '/v2/monitor/{id}/checks/{checkId}', tag: 'Monitor', summary: 'One check with its pages (same, new, changed, removed, error) and diffs', auth: true, query: monitorCheckQuerySchema, response: r.monitorCheckDetail, errors: [400, 404] },
   { method: 'get', path: '/v2/media/{file}', tag: 'Media', summary: 'A stored screenshot or PDF (the file name is the capability)', auth: false, response: r.document, errors: [404], produces: 'application/octet-stream' },
 ];

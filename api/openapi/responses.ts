@@ -141,3 +141,36 @@ export const health = z.looseObject({
   status: z.enum(['ok', 'unavailable']),
   checks: z.record(z.string(), z.looseObject({ ok: z.boolean(), error: z.string().optional() })),
 });
+
+const monitorSummary = z.object({ totalPages: z.number(), same: z.number(), changed: z.number(), new: z.number(), removed: z.number(), error: z.number() });
+const monitorObject = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['active', 'paused']),
+  schedule: z.looseObject({ cron: z.string(), timezone: z.string() }),
+  nextRunAt: z.string().nullable(),
+  targets: z.array(z.looseObject({ id: z.string(), type: z.string() })),
+  estimatedCreditsPerMonth: z.number(),
+  lastCheckSummary: monitorSummary.nullable(),
+  judgeEnabled: z.boolean(),
+});
+const monitorCheck = z.looseObject({
+  id: z.string(),
+  monitorId: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits']),
+  trigger: z.enum(['scheduled', 'manual']),
+  summary: monitorSummary,
+});
+const pagination = z.object({ limit: z.number(), offset: z.number(), hasMore: z.boolean() });
+export const monitorResponse = z.object({ success: z.literal(true), data: monitorObject });
+export const monitorList = z.object({ success: z.literal(true), data: z.array(monitorObject), pagination });
+export const monitorDeleted = z.object({ success: z.literal(true), data: z.object({ id: z.string(), status: z.literal('deleted') }) });
+export const monitorCheckResponse = z.object({ success: z.literal(true), data: monitorCheck });
+export const monitorCheckList = z.object({ success: z.literal(true), data: z.array(monitorCheck), pagination });
+export const monitorCheckDetail = z.looseObject({
+  success: z.literal(true),
+  data: monitorCheck.extend({
+    pages: z.array(z.looseObject({ id: z.string(), targetId: z.string(), url: z.string(), status: z.enum(['same', 'new', 'changed', 'removed', 'error']) })),
+    next: z.string().nullable(),
+  }),
+});

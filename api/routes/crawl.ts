@@ -84,7 +84,8 @@ async function withPromptOptions(deps: AppDeps, teamId: string, body: CrawlReque
   };
 }
 
-function crawlerSettings(body: CrawlRequest): CrawlerSettings {
+/** The crawl's settings from its parsed request; monitors' crawl targets use it too (api/monitor-plan.ts). */
+export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequest, 'webhook' | 'prompt' | 'zeroDataRetention' | 'origin' | 'integration' | 'delay' | 'maxConcurrency'>>): CrawlerSettings {
   return {
     startUrl: absoluteHttpUrl(body.url)!,
     includePaths: body.includePaths,

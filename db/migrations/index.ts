@@ -20,6 +20,7 @@ import * as searchIndexInline from './2026_11_25_000100_search_index_inline.js';
 import * as teamThreatPolicies from './2026_11_25_000200_team_threat_policies.js';
 import * as agentRuns from './2026_11_25_000300_agent_runs.js';
 import * as agentSubagents from './2026_11_25_000400_agent_subagents.js';
+import * as monitors from './2026_11_26_000110_monitors.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000200_team_threat_policies': teamThreatPolicies,
   '2026_11_25_000300_agent_runs': agentRuns,
   '2026_11_25_000400_agent_subagents': agentSubagents,
+  '2026_11_26_000110_monitors': monitors,
 };

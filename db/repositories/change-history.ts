@@ -21,6 +21,8 @@ export interface ChangeSnapshot {
   scrapedAt: Date;
   /** The json mode's answer, when that mode ran on this snapshot. */
   extraction?: unknown;
+  /** The response's ETag / Last-Modified, for a monitor's next conditional request. */
+  validators?: { etag?: string; lastModified?: string };
 }
 
 /** The newest snapshot written by a job other than `jobId`. */
@@ -31,7 +33,7 @@ export async function findPreviousSnapshot(
 ): Promise<ChangeSnapshot | undefined> {
   const row = await db
     .selectFrom('change_snapshots')
-    .select(['markdown', 'status_code', 'scraped_at', 'extraction'])
+    .select(['markdown', 'status_code', 'scraped_at', 'extraction', 'etag', 'last_modified'])
     .where('team_id', '=', key.teamId)
     .where('url_key', '=', key.urlKey)
     .where('tag', '=', key.tag)
@@ -45,6 +47,9 @@ export async function findPreviousSnapshot(
       statusCode: row.status_code,
       scrapedAt: row.scraped_at,
       ...(row.extraction !== null && { extraction: row.extraction }),
+      ...((row.etag !== null || row.last_modified !== null) && {
+        validators: { ...(row.etag !== null && { etag: row.etag }), ...(row.last_modified !== null && { lastModified: row.last_modified }) },
+      }),
     }
   );
 }
@@ -54,9 +59,11 @@ export async function recordSnapshot(
   db: Db,
   key: SnapshotKey,
   jobId: string,
-  seen: { markdown: string; statusCode: number; extraction?: unknown },
+  seen: { markdown: string; statusCode: number; extraction?: unknown; validators?: { etag?: string; lastModified?: string } },
 ): Promise<void> {
   const extraction = seen.extraction === undefined ? null : JSON.stringify(seen.extraction);
+  const etag = seen.validators?.etag ?? null;
+  const lastModified = seen.validators?.lastModified ?? null;
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('change_snapshots')
@@ -68,11 +75,13 @@ export async function recordSnapshot(
         markdown: seen.markdown,
         status_code: seen.statusCode,
         extraction,
+        etag,
+        last_modified: lastModified,
       })
       .onConflict((oc) =>
         oc
           .columns(['team_id', 'url_key', 'tag', 'job_id'])
-          .doUpdateSet({ markdown: seen.markdown, status_code: seen.statusCode, extraction, scraped_at: sql`now()` }),
+          .doUpdateSet({ markdown: seen.markdown, status_code: seen.statusCode, extraction, etag, last_modified: lastModified, scraped_at: sql`now()` }),
       )
       .execute();
     await trx

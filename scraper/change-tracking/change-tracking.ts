@@ -13,6 +13,7 @@
  */
 import { gitDiff, type GitDiff } from './git-diff.js';
 import type { JsonChanges } from './json-changes.js';
+import { differsBeyondNoise } from './noise.js';
 
 export type ChangeStatus = 'new' | 'same' | 'changed' | 'removed';
 
@@ -38,11 +39,14 @@ export function changeTracking(
   previous: PreviousScrape | undefined,
   current: { markdown: string; statusCode: number },
   modes: readonly string[],
+  /** Monitors: changes only in noise (timestamps, counters, tokens, ads; see noise.ts) are `same`. */
+  options: { ignoreNoise?: boolean } = {},
 ): ChangeTracking {
   const result = { previousScrapeAt: previous?.scrapedAt.toISOString() ?? null, visibility: 'visible' as const };
   if (!previous) return { ...result, changeStatus: 'new' };
   if (GONE.has(current.statusCode)) return { ...result, changeStatus: 'removed' };
   if (previous.markdown === current.markdown) return { ...result, changeStatus: 'same' };
+  if (options.ignoreNoise && !differsBeyondNoise(previous.markdown, current.markdown)) return { ...result, changeStatus: 'same' };
   return {
     ...result,
     changeStatus: 'changed',

@@ -1,6 +1,6 @@
 /**
  * Model-driven jobs on the real stack: extract (plain and `/*` URLs, sources, merge failures,
- * timeout, cancel, a failing page) and crawls with a `prompt`. The worker's model client talks to
+ * timeout, cancel, a failing page), crawls with a `prompt`, and monitor goals judged by the model. The worker's model client talks to
  * the fake OpenAI-compatible server, which answers schema fields from labelled values in the page
  * ("company: Acme"), so merged answers follow the pages.
  */
@@ -8,6 +8,7 @@ import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { startMonitorSite } from '../helpers/monitor-site.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -249,5 +250,53 @@ describe('crawl with a prompt', () => {
     const res = await apiClient(modellessUrl, modellessKey)('/v2/crawl', { body: { url: `${origin}/`, prompt: 'the blog' } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('LLM_NOT_CONFIGURED');
+  });
+});
+
+describe('monitor goal judging', () => {
+  it('judges each change against the goal and records the verdict and reason', async () => {
+    const site = await startMonitorSite();
+    try {
+      site.set('/blog', '<h1>Blog</h1><p>Latest post: Winter sale starts soon.</p>');
+      const created = await api('/v2/monitor', {
+        body: {
+          name: 'Blog',
+          schedule: { text: 'hourly' },
+          goal: 'Tell me when a new blog post is published',
+          targets: [{ type: 'scrape', urls: [site.url('/blog')] }],
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(created.body.data).toMatchObject({ judgeEnabled: true, goal: 'Tell me when a new blog post is published' });
+      expect(created.body.data.warning).toBeUndefined();
+      const id = created.body.data.id;
+      const check = async () => {
+        const run = await api(`/v2/monitor/${id}/run`, { method: 'POST' });
+        for (;;) {
+          const res = await api(`/v2/monitor/${id}/checks/${run.body.data.id}`);
+          if (!['queued', 'running'].includes(res.body.data.status)) return res.body.data;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      };
+      const verdict = {
+        meaningful: true,
+        confidence: 'high',
+        reason: 'A new post was published.',
+        meaningfulChanges: [{ type: 'changed', before: 'Winter sale starts soon.', after: 'Spring collection is here.', reason: 'New post' }],
+      };
+      model.scriptFor('Goal of the monitor', { content: JSON.stringify(verdict) }, { content: JSON.stringify(verdict) });
+      await check();
+      site.set('/blog', '<h1>Blog</h1><p>Latest post: Spring collection is here.</p>');
+      const asked = model.requests.length;
+      const second = await check();
+      expect(second.judged).toBe(true);
+      expect(second.pages[0]).toMatchObject({ status: 'changed', judgment: verdict });
+      const prompt = model.requests.slice(asked).map((r) => r.messages.at(-1)?.content ?? '').find((c) => c.includes('Goal of the monitor'));
+      expect(prompt).toContain('Tell me when a new blog post is published');
+      expect(prompt).toContain('+Latest post: Spring collection is here.');
+      await api(`/v2/monitor/${id}`, { method: 'DELETE' });
+    } finally {
+      await site.close();
+    }
   });
 });

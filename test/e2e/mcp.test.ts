@@ -1,7 +1,8 @@
 /**
  * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
  * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
- * list its tools, then scrape, map, crawl and check the crawl, against fixture sites.
+ * list its tools, then scrape, map, crawl and check the crawl, and drive its eight monitor tools,
+ * against fixture sites.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -80,5 +81,41 @@ describe('firecrawl-mcp against Trawl', () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(status).toContain('completed');
+  });
+});
+
+describe('firecrawl-mcp monitor tools against Trawl', () => {
+  it('creates, lists, gets, runs, reads checks, updates and deletes a monitor', async () => {
+    const created = await call('firecrawl_monitor_create', { page: `${site.url}/article`, goal: 'Tell me when the article changes', scheduleText: 'every 30 minutes' });
+    expect(created.isError, `${created.text}\n${stderr.join('')}`).toBe(false);
+    const id = created.json.data.id as string;
+    expect(created.json.data).toMatchObject({ status: 'active', schedule: { cron: '*/30 * * * *', timezone: 'UTC' }, targets: [{ type: 'scrape' }] });
+
+    const listed = await call('firecrawl_monitor_list', { limit: 50 });
+    expect(listed.isError, listed.text).toBe(false);
+    expect(listed.json.data.map((m: { id: string }) => m.id)).toContain(id);
+    expect((await call('firecrawl_monitor_get', { id })).json.data.id).toBe(id);
+
+    const run = await call('firecrawl_monitor_run', { id });
+    expect(run.isError, run.text).toBe(false);
+    const checkId = run.json.data.id as string;
+    let check: any;
+    for (let i = 0; i < 240; i++) {
+      check = await call('firecrawl_monitor_check', { id, checkId });
+      expect(check.isError, check.text).toBe(false);
+      if (!['queued', 'running'].includes(check.json.data.status)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(check.json.data).toMatchObject({ status: 'completed', summary: { totalPages: 1, new: 1 }, pages: [{ status: 'new' }] });
+    const checks = await call('firecrawl_monitor_checks', { id, status: 'completed' });
+    expect(checks.isError, checks.text).toBe(false);
+    expect(checks.json.data.map((c: { id: string }) => c.id)).toEqual([checkId]);
+
+    const updated = await call('firecrawl_monitor_update', { id, body: { status: 'paused' } });
+    expect(updated.isError, updated.text).toBe(false);
+    expect(updated.json.data.status).toBe('paused');
+    const deleted = await call('firecrawl_monitor_delete', { id });
+    expect(deleted.isError, deleted.text).toBe(false);
+    expect((await call('firecrawl_monitor_get', { id })).isError).toBe(true);
   });
 });

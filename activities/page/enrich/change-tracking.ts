@@ -4,14 +4,17 @@
  * the model extracts from each version; the extraction is stored with the snapshot, so the old
  * page is read by the model at most once.
  */
-import { findPreviousSnapshot, recordSnapshot, type ChangeSnapshot } from '../../../db/repositories/change-history.js';
+import { findPreviousSnapshot, recordSnapshot, type ChangeSnapshot, type SnapshotKey } from '../../../db/repositories/change-history.js';
 import type { FormatOf } from '../../../contracts/page-outputs.js';
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { normalizeUrl, urlKey } from '../../../lib/url/normalize.js';
 import { extractJson } from '../../../llm/page-features.js';
 import { changeTracking, type ChangeTracking } from '../../../scraper/change-tracking/change-tracking.js';
 import { jsonChanges } from '../../../scraper/change-tracking/json-changes.js';
+import type { PageValidators } from '../../../scraper/scrape.js';
+import type { ActivityDeps } from '../../deps.js';
 import type { EnrichContext, EnrichStep } from '../enrich-step.js';
+import type { PageOwner } from '../fetch.js';
 import { markdownOf, modelFor } from './model.js';
 
 /** Without a schema or prompt, what the json mode asks the model to keep an eye on. */
@@ -24,15 +27,16 @@ export const changeTrackingStep: EnrichStep = {
   async run(ctx) {
     const { deps, owner, url, outputs, outcome } = ctx;
     const tracked = outputs.changeTracking!;
-    const key = {
-      teamId: owner.teamId,
-      urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })),
-      tag: tracked.tag ?? '',
-    };
-    const markdown = markdownOf(outcome);
-    const seen = { markdown, statusCode: outcome.statusCode };
+    const key = snapshotKey(owner, url, tracked.tag);
     const previous = await findPreviousSnapshot(deps.db, key, owner.jobId);
-    const tracking = changeTracking(previous, seen, tracked.modes);
+    // The server said the copy we hold is current: same, and the snapshot (with its validators) stays.
+    if (outcome.notModified && previous) {
+      outcome.document.changeTracking = { previousScrapeAt: previous.scrapedAt.toISOString(), changeStatus: 'same', visibility: 'visible' };
+      return 0;
+    }
+    const markdown = markdownOf(outcome);
+    const seen = { markdown, statusCode: outcome.statusCode, validators: outcome.validators };
+    const tracking = changeTracking(previous, seen, tracked.modes, { ignoreNoise: ctx.changeDetection?.ignoreNoise });
     const json = tracked.modes.includes('json') && tracking.changeStatus !== 'removed' ? await compareJson(ctx, tracked, previous, tracking) : undefined;
     outcome.document.changeTracking = json?.changes === undefined ? tracking : { ...tracking, json: json.changes };
     // A server error page is not the page's content: the next scrape compares with the last real one.
@@ -40,6 +44,27 @@ export const changeTrackingStep: EnrichStep = {
     return json?.credits ?? 0;
   },
 };
+
+function snapshotKey(owner: Pick<PageOwner, 'teamId'>, url: string, tag: string | null | undefined): SnapshotKey {
+  return {
+    teamId: owner.teamId,
+    urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })),
+    tag: tag ?? '',
+  };
+}
+
+/** The ETag / Last-Modified of the previous snapshot, for a monitor's conditional request. */
+export async function previousValidators(
+  deps: Pick<ActivityDeps, 'db'>,
+  owner: Pick<PageOwner, 'teamId' | 'jobId'>,
+  url: string,
+  tag: string | null | undefined,
+): Promise<PageValidators | undefined> {
+  const previous = await findPreviousSnapshot(deps.db, snapshotKey(owner, url, tag), owner.jobId);
+  // Only a page that was there: a 404's validators would make a returning page look unchanged.
+  if (!previous?.validators || previous.statusCode >= 300) return undefined;
+  return previous.validators;
+}
 
 async function compareJson(
   ctx: EnrichContext,

@@ -1,0 +1,74 @@
+/**
+ * A monitor's targets, from the parsed request to what is stored: each gets an id (kept when the
+ * client gave one) and its run plan (lib/monitor/plan.ts), and the schedule and plans give the
+ * monitor's estimatedCreditsPerMonth. Targets Trawl cannot run, or notifications it cannot send,
+ * are 400s here, before anything is written.
+ */
+import { randomUUID } from 'node:crypto';
+import { creditsPerCheck, monitorScrapeOptions, monitorTag, type StoredTarget, type TargetPlan } from '../lib/monitor/plan.js';
+import { resolveSchedule, runsPerMonth, ScheduleError, type MonitorScheduleInput, type ResolvedSchedule } from '../lib/monitor/schedule.js';
+import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import type { AppDeps } from './deps.js';
+import { httpError } from './errors.js';
+import { crawlerSettings } from './routes/crawl.js';
+import type { MonitorCreateRequest, MonitorTarget } from './schemas/monitor.js';
+import { absoluteHttpUrl } from './schemas/url.js';
+import { assertScrapeOptionsSupported } from './unsupported-options.js';
+
+export function scheduleOf(input: MonitorScheduleInput): ResolvedSchedule {
+  try {
+    return resolveSchedule(input);
+  } catch (err) {
+    if (err instanceof ScheduleError) throw httpError('BAD_REQUEST', `Bad Request: schedule: ${err.message}`, { path: ['schedule'] });
+    throw err;
+  }
+}
+
+export function storedTargets(deps: AppDeps, monitorId: string, targets: readonly MonitorTarget[]): StoredTarget[] {
+  const ids = new Set<string>();
+  return targets.map((given, index) => {
+    const id = given.id ?? randomUUID();
+    if (ids.has(id)) throw httpError('BAD_REQUEST', `Bad Request: targets.${index}.id: "${id}" is used by another target`, { path: ['targets', index, 'id'] });
+    ids.add(id);
+    if (given.type === 'search') {
+      throw httpError('UNSUPPORTED_OPTION', 'Search targets are not supported by monitors yet; use scrape or crawl targets', {
+        path: ['targets', index, 'type'],
+      });
+    }
+    assertScrapeOptionsSupported(given.scrapeOptions, deps.features);
+    const scrapeOptions = monitorScrapeOptions(given.scrapeOptions, monitorTag(monitorId, id));
+    let plan: TargetPlan;
+    if (given.type === 'scrape') {
+      const pages = new Map<string, { url: string; urlKey: string }>();
+      for (const raw of given.urls) {
+        const url = absoluteHttpUrl(raw)!;
+        const key = urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+        pages.set(key, { url, urlKey: key });
+      }
+      plan = { kind: 'batch_scrape', pages: [...pages.values()], scrapeOptions };
+    } else {
+      const { delay, maxConcurrency, ...options } = given.crawlOptions;
+      plan = {
+        kind: 'crawl',
+        crawler: crawlerSettings({ url: given.url, ...options, scrapeOptions: given.scrapeOptions }),
+        scrapeOptions,
+        ...(maxConcurrency !== undefined && { maxConcurrency }),
+        ...(delay !== undefined && { delaySecs: delay }),
+      };
+    }
+    return { target: { ...given, id }, plan };
+  });
+}
+
+export function estimatedCreditsPerMonth(schedule: ResolvedSchedule, targets: readonly StoredTarget[]): number {
+  return runsPerMonth(schedule) * creditsPerCheck(targets.map((t) => t.plan));
+}
+
+/** Email needs an SMTP server, which Trawl does not have yet: a clear 400 rather than a notification that never arrives. */
+export function assertNotificationSupported(notification: MonitorCreateRequest['notification'] | null | undefined): void {
+  if (notification?.email && notification.email.enabled !== false) {
+    throw httpError('UNSUPPORTED_OPTION', 'Email notifications need SMTP settings, which this deployment does not have; use a webhook instead', {
+      path: ['notification', 'email'],
+    });
+  }
+}
