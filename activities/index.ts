@@ -15,6 +15,7 @@ import {
 import { createExpandExtractUrlsActivity, createMergeExtractionActivity } from './extract.js';
 import { createMapSiteActivity } from './map-site.js';
 import { createMonitorCheckActivities } from './monitor/check.js';
+import { createMonitorSearchActivity } from './monitor/search-target.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     runSearch: createRunSearchActivity(deps),
     ...createAgentActivities(deps, robotsFor),
     ...createMonitorCheckActivities(deps),
+    runMonitorSearch: createMonitorSearchActivity(deps),
   };
 }
 

@@ -5,7 +5,7 @@
  * are 400s here, before anything is written.
  */
 import { randomUUID } from 'node:crypto';
-import { creditsPerCheck, monitorScrapeOptions, monitorTag, type StoredTarget, type TargetPlan } from '../lib/monitor/plan.js';
+import { creditsPerCheck, DEFAULT_SEARCH_MAX_RESULTS, monitorScrapeOptions, monitorTag, SEARCH_WINDOW_TBS, type StoredTarget, type TargetPlan } from '../lib/monitor/plan.js';
 import { resolveSchedule, runsPerMonth, ScheduleError, type MonitorScheduleInput, type ResolvedSchedule } from '../lib/monitor/schedule.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import type { AppDeps } from './deps.js';
@@ -31,9 +31,15 @@ export function storedTargets(deps: AppDeps, monitorId: string, targets: readonl
     if (ids.has(id)) throw httpError('BAD_REQUEST', `Bad Request: targets.${index}.id: "${id}" is used by another target`, { path: ['targets', index, 'id'] });
     ids.add(id);
     if (given.type === 'search') {
-      throw httpError('UNSUPPORTED_OPTION', 'Search targets are not supported by monitors yet; use scrape or crawl targets', {
-        path: ['targets', index, 'type'],
-      });
+      const plan: TargetPlan = {
+        kind: 'search',
+        queries: given.queries,
+        ...(given.searchWindow && { tbs: SEARCH_WINDOW_TBS[given.searchWindow] }),
+        includeDomains: given.includeDomains ?? [],
+        excludeDomains: given.excludeDomains ?? [],
+        maxResults: given.maxResults ?? DEFAULT_SEARCH_MAX_RESULTS,
+      };
+      return { target: { ...given, id }, plan };
     }
     assertScrapeOptionsSupported(given.scrapeOptions, deps.features);
     const scrapeOptions = monitorScrapeOptions(given.scrapeOptions, monitorTag(monitorId, id));

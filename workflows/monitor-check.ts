@@ -4,7 +4,8 @@
  * 1. beginMonitorCheck records the check, or records it skipped (another check is running:
  *    `skipped_overlap`; the team has no credits: `skipped_no_credits`) and ends it there.
  * 2. Each target runs as a child workflow of its own job: a batch scrape (scrape targets) or a crawl
- *    (crawl targets), the same page loop every job uses, with the monitor's change tracking.
+ *    (crawl targets), the same page loop every job uses, with the monitor's change tracking. Search
+ *    targets are one activity each (runMonitorSearch), beside them.
  * 3. finishMonitorCheck compares what they stored with the previous check, judges changes against
  *    the goal, and ends the check; then the signed webhooks go out: monitor.page for each page
  *    that is not `same`, then monitor.check.completed.
@@ -12,7 +13,7 @@
 import { ApplicationFailure, CancellationScope, executeChild, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { BeginMonitorCheckResult, FinishMonitorCheckResult } from '../activities/monitor/check.js';
 import { fromFailure } from '../lib/errors.js';
-import { bookkeepingActivities } from './activities.js';
+import { bookkeepingActivities, pageActivities } from './activities.js';
 import { batchScrapeWorkflow } from './batch-scrape.js';
 import { crawlWorkflow } from './crawl.js';
 import { JobKindAttribute, TeamIdAttribute } from './search-attributes.js';
@@ -30,6 +31,8 @@ export interface MonitorCheckWorkflowResult {
   status: BeginMonitorCheckResult['status'] | FinishMonitorCheckResult['status'];
   summary?: FinishMonitorCheckResult['summary'];
 }
+
+const SEARCH_TIMEOUT_MS = 60_000;
 
 export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Promise<MonitorCheckWorkflowResult> {
   const info = workflowInfo();
@@ -55,7 +58,14 @@ export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Pr
 
 async function runCheck(input: MonitorCheckWorkflowInput, checkId: string, begun: BeginMonitorCheckResult, teamId: string): Promise<MonitorCheckWorkflowResult> {
   const { finishMonitorCheck } = bookkeepingActivities;
-  const targets = await Promise.all(
+  const searches = Promise.all(
+    begun.searches.map(({ targetId, plan }) =>
+      pageActivities(SEARCH_TIMEOUT_MS)
+        .runMonitorSearch({ monitorId: input.monitorId, checkId, teamId, targetId, plan })
+        .catch((err: unknown) => ({ targetId, error: fromFailure(err)?.message ?? (err instanceof Error ? err.message : String(err)) })),
+    ),
+  );
+  const targets = Promise.all(
     begun.jobs.map(async (job) => {
       const options = {
         workflowId: job.workflowId,
@@ -76,7 +86,7 @@ async function runCheck(input: MonitorCheckWorkflowInput, checkId: string, begun
       }
     }),
   );
-  const finished = await finishMonitorCheck({ monitorId: input.monitorId, checkId, teamId, targets });
+  const finished = await finishMonitorCheck({ monitorId: input.monitorId, checkId, teamId, targets: await targets, searches: await searches });
 
   const webhooks = new WebhookFanout({ jobId: checkId, teamId, kind: 'monitor', webhook: begun.webhook });
   for (const pageId of finished.eventPageIds) webhooks.notify('page', { documentId: pageId });

@@ -9,7 +9,7 @@
  *   changed, removed, error), judges changes against the goal when a model is configured, and
  *   ends the check.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { log } from '@temporalio/activity';
 import type { WebhookConfig } from '../../contracts/webhook.js';
 import { insertJob } from '../../db/repositories/jobs.js';
@@ -30,7 +30,7 @@ import { readTeamStanding } from '../../db/repositories/usage.js';
 import type { MonitorCheckStatus } from '../../db/schema.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { comparePages, summarize, type ComparedPage } from '../../lib/monitor/check-pages.js';
-import { creditsPerCheck, type StoredTarget } from '../../lib/monitor/plan.js';
+import { creditsPerCheck, type SearchPlan, type StoredTarget } from '../../lib/monitor/plan.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { judgeChange, type MonitorJudgment } from '../../llm/monitor-judge.js';
 import type { ChangeDetection } from '../../contracts/change-detection.js';
@@ -38,6 +38,8 @@ import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
+import { jobIdFor } from './ids.js';
+import type { MonitorSearchResult } from './search-target.js';
 
 export interface BeginMonitorCheckInput {
   monitorId: string;
@@ -72,6 +74,8 @@ export interface BeginMonitorCheckResult {
   teamId?: string;
   webhook?: WebhookConfig;
   jobs: CheckJob[];
+  /** Search targets: no job, one runMonitorSearch each (activities/monitor/search-target.ts). */
+  searches: { targetId: string; plan: SearchPlan }[];
 }
 
 export interface FinishMonitorCheckInput {
@@ -79,6 +83,7 @@ export interface FinishMonitorCheckInput {
   checkId: string;
   teamId: string;
   targets: { targetId: string; type: 'scrape' | 'crawl'; jobId: string; error?: string }[];
+  searches: (MonitorSearchResult | { targetId: string; error: string })[];
 }
 
 export interface FinishMonitorCheckResult {
@@ -96,17 +101,12 @@ const MAX_PAGE_EVENTS = 1000;
 const MAX_JUDGED = 50;
 const RESULT_RETENTION_HOURS_DEFAULT = 720;
 
-/** The same id for the same check and target on every attempt, so a retried activity creates each job once. */
-function jobIdFor(checkId: string, targetId: string): string {
-  const hex = createHash('sha256').update(`${checkId}/${targetId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 export function createMonitorCheckActivities(deps: ActivityDeps) {
   return {
     async beginMonitorCheck(input: BeginMonitorCheckInput): Promise<BeginMonitorCheckResult> {
       const monitor = await findMonitor(deps.db, input.monitorId);
-      if (!monitor) return { status: 'deleted', jobs: [] };
+      if (!monitor) return { status: 'deleted', jobs: [], searches: [] };
       const { planRow, usage } = await readTeamStanding(deps.db, monitor.team_id);
       const outOfCredits = creditsLeft(resolvePlan(planRow).monthlyCredits, usage.used) < 1;
       const targets = monitor.targets as unknown as StoredTarget[];
@@ -121,13 +121,18 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
         expiresAt: new Date(Date.now() + retentionHours * 3_600_000),
         outOfCredits,
       });
-      if (!begun) return { status: 'deleted', jobs: [] };
+      if (!begun) return { status: 'deleted', jobs: [], searches: [] };
       const webhook = (monitor.webhook as unknown as WebhookConfig | null) ?? undefined;
       const base = { status: begun.status, teamId: monitor.team_id, webhook };
-      if (begun.status !== 'running') return { ...base, jobs: [] };
+      if (begun.status !== 'running') return { ...base, jobs: [], searches: [] };
 
       const jobs: CheckJob[] = [];
+      const searches: BeginMonitorCheckResult['searches'] = [];
       for (const { target, plan } of targets) {
+        if (plan.kind === 'search') {
+          searches.push({ targetId: target.id, plan });
+          continue;
+        }
         const jobId = jobIdFor(input.checkId, target.id);
         const workflowId = `${plan.kind === 'crawl' ? 'crawl' : 'batch'}-${jobId}`;
         await insertJob(deps.db, {
@@ -171,9 +176,12 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
       await setCheckTargets(
         deps.db,
         input.checkId,
-        jobs.map((j) => (j.type === 'crawl' ? { targetId: j.targetId, type: 'crawl', crawlId: j.jobId } : { targetId: j.targetId, type: 'scrape', expectedJobs: [j.jobId] })),
+        [
+          ...jobs.map((j) => (j.type === 'crawl' ? { targetId: j.targetId, type: 'crawl', crawlId: j.jobId } : { targetId: j.targetId, type: 'scrape', expectedJobs: [j.jobId] })),
+          ...searches.map((t) => ({ targetId: t.targetId, type: 'search' })),
+        ],
       );
-      return { ...base, jobs };
+      return { ...base, jobs, searches };
     },
 
     /** The workflow failed or was cancelled before finishMonitorCheck: the check must not block the next ones. */
@@ -192,6 +200,14 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
         const previous = await previousCheckPages(deps.db, input.monitorId, target.targetId, input.checkId);
         compared.push(...comparePages(target, pages, previous));
         if (target.error) targetErrors.push(`target ${target.targetId}: ${target.error}`);
+      }
+      for (const search of input.searches) {
+        if ('error' in search) {
+          targetErrors.push(`target ${search.targetId}: ${search.error}`);
+          continue;
+        }
+        compared.push(...search.pages);
+        actualCredits += search.credits;
       }
       const judgments = monitor?.goal && monitor.judge_enabled && deps.llm ? await judge(deps, input, monitor.goal, compared) : new Map<ComparedPage, MonitorJudgment>();
       const rows: (CheckPage & { id: string })[] = compared.map((page) => ({ ...page, id: randomUUID(), judgment: (judgments.get(page) as unknown as Record<string, unknown>) ?? null }));
@@ -227,7 +243,7 @@ async function judge(deps: ActivityDeps, input: FinishMonitorCheckInput, goal: s
   const judged = new Map<ComparedPage, MonitorJudgment>();
   const changes = pages.filter((p) => p.status === 'new' || p.status === 'changed' || p.status === 'removed').slice(0, MAX_JUDGED);
   for (const page of changes) {
-    const text = page.status === 'changed' ? String(page.diff?.text ?? '') : page.status === 'new' ? await markdownOf(deps, page.currentScrapeId) : '';
+    const text = page.snippet ?? (page.status === 'changed' ? String(page.diff?.text ?? '') : page.status === 'new' ? await markdownOf(deps, page.currentScrapeId) : '');
     try {
       const { judgment } = await judgeChange(model, goal, { url: page.url, status: page.status as 'new' | 'changed' | 'removed', text });
       judged.set(page, judgment);

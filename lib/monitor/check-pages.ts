@@ -36,6 +36,8 @@ export interface ComparedPage {
   statusCode: number | null;
   error: string | null;
   diff: Record<string, unknown> | null;
+  /** A search result's title and description: what the goal is judged on (not stored). */
+  snippet?: string;
 }
 
 const STATUSES = new Set(['same', 'new', 'changed', 'removed']);

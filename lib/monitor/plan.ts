@@ -9,7 +9,29 @@ import { CREDIT_COSTS } from '../credits.js';
 
 export type TargetPlan =
   | { kind: 'batch_scrape'; pages: { url: string; urlKey: string }[]; scrapeOptions: ScrapeOptions }
-  | { kind: 'crawl'; crawler: CrawlerSettings; scrapeOptions: ScrapeOptions; maxConcurrency?: number; delaySecs?: number };
+  | { kind: 'crawl'; crawler: CrawlerSettings; scrapeOptions: ScrapeOptions; maxConcurrency?: number; delaySecs?: number }
+  | SearchPlan;
+
+/** A search target: each check runs the queries and reports the results it has not seen before. */
+export interface SearchPlan {
+  kind: 'search';
+  queries: string[];
+  /** Google's `tbs` for the target's searchWindow (lib/search/tbs.ts). */
+  tbs?: string;
+  includeDomains: string[];
+  excludeDomains: string[];
+  maxResults: number;
+}
+
+/** searchWindow as the nearest `tbs` a provider understands: an hour is the finest. */
+export const SEARCH_WINDOW_TBS: Readonly<Record<string, string>> = { '5m': 'qdr:h', '15m': 'qdr:h', '1h': 'qdr:h', '6h': 'qdr:d', '24h': 'qdr:d', '7d': 'qdr:w' };
+
+export const DEFAULT_SEARCH_MAX_RESULTS = 10;
+
+/** What a search target's queries cost at most: search's price per ten results, per query. */
+export function searchCredits(queries: number, maxResults: number): number {
+  return queries * CREDIT_COSTS.searchPerTenResults * Math.ceil(maxResults / 10);
+}
 
 /** A target as stored: the wire form read back to clients, and its plan. */
 export interface StoredTarget {
@@ -47,5 +69,8 @@ export function creditsPerPage(options: ScrapeOptions): number {
 
 /** The most one check can cost: every page fetched at full price. */
 export function creditsPerCheck(plans: readonly TargetPlan[]): number {
-  return plans.reduce((sum, p) => sum + (p.kind === 'crawl' ? p.crawler.limit : p.pages.length) * creditsPerPage(p.scrapeOptions), 0);
+  return plans.reduce((sum, p) => {
+    if (p.kind === 'search') return sum + searchCredits(p.queries.length, p.maxResults);
+    return sum + (p.kind === 'crawl' ? p.crawler.limit : p.pages.length) * creditsPerPage(p.scrapeOptions);
+  }, 0);
 }

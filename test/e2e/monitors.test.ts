@@ -152,7 +152,7 @@ describe('monitor CRUD and its Temporal Schedule', () => {
     ['an unknown target type', { targets: [{ type: 'watch', urls: ['https://example.com'] }] }, 'targets'],
     ['a bad crawl option', { targets: [{ type: 'crawl', url: 'https://example.com', crawlOptions: { limit: 0 } }] }, 'limit'],
     ['email without SMTP', { targets: [{ type: 'scrape', urls: ['https://example.com'] }], notification: { email: { recipients: ['a@example.com'] } } }, 'SMTP'],
-    ['a search target', { targets: [{ type: 'search', queries: ['trawl'] }] }, 'Search targets'],
+    ['a search target without queries', { targets: [{ type: 'search', queries: [] }] }, 'queries'],
     ['an unknown webhook event', { targets: [{ type: 'scrape', urls: ['https://example.com'] }], webhook: { url: 'https://example.com/h', events: ['crawl.page'] } }, 'events'],
   ])('refuses %s with 400 and details', async (_name, body, message) => {
     const res = await api('/v2/monitor', { body: { name: 'bad', schedule: { text: 'hourly' }, ...body } });
@@ -323,5 +323,28 @@ describe('skipped checks', () => {
     expect(check).toMatchObject({ status: 'skipped_no_credits', actualCredits: 0, pages: [] });
     expect(site.requests('/unpaid')).toBe(0);
     await broke(`/v2/monitor/${monitor.id}`, { method: 'DELETE' });
+  });
+});
+
+describe('search targets', () => {
+  it('reports the results a check has not seen before as new, and those it has as same', async () => {
+    // The shared stack searches the team's own pages (the built-in index): scraping them indexes them.
+    site.set('/nudibranch-1', '<h1>Nudibranch notes</h1><p>The nudibranch is a sea slug of many colours.</p>');
+    site.set('/nudibranch-2', '<h1>More nudibranch notes</h1><p>A second nudibranch page, found later.</p>');
+    site.set('/other', '<h1>Other</h1><p>Nothing about sea slugs here.</p>');
+    for (const path of ['/nudibranch-1', '/other']) expect((await api('/v2/scrape', { body: { url: site.url(path) } })).status).toBe(200);
+    const m = await createMonitor({ targets: [{ type: 'search', id: 'slugs', queries: ['nudibranch'], maxResults: 10 }] });
+    expect(m.estimatedCreditsPerMonth).toBeGreaterThan(0);
+
+    const first = await runCheck(m.id);
+    expect(first.status).toBe('completed');
+    expect(Object.fromEntries(first.pages.map((p: any) => [new URL(p.url).pathname, p.status]))).toEqual({ '/nudibranch-1': 'new' });
+    expect(first.actualCredits).toBe(2);
+
+    expect((await api('/v2/scrape', { body: { url: site.url('/nudibranch-2') } })).status).toBe(200);
+    const second = await runCheck(m.id);
+    expect(Object.fromEntries(second.pages.map((p: any) => [new URL(p.url).pathname, p.status]))).toEqual({ '/nudibranch-1': 'same', '/nudibranch-2': 'new' });
+    expect(second.summary).toMatchObject({ new: 1, same: 1 });
+    await api(`/v2/monitor/${m.id}`, { method: 'DELETE' });
   });
 });
