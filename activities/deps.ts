@@ -3,6 +3,7 @@ import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
+import type { Mailer } from './monitor/email.js';
 import type { RiskClassifier } from './threat/classifier.js';
 
 /** Where a worker counts the pages it scrapes (worker/telemetry.ts). */
@@ -29,4 +30,6 @@ export interface ActivityDeps {
   resultRetentionHours?: number;
   /** MEDIA_RETENTION_HOURS, for the purge. @default 24 */
   mediaRetentionHours?: number;
+  /** SMTP_URL's mailer, for monitors' email notifications (activities/monitor/email.ts). */
+  mailer?: Mailer;
 }

@@ -15,6 +15,7 @@ import {
 import { createExpandExtractUrlsActivity, createMergeExtractionActivity } from './extract.js';
 import { createMapSiteActivity } from './map-site.js';
 import { createMonitorCheckActivities } from './monitor/check.js';
+import { createMonitorEmailActivity } from './monitor/email.js';
 import { createMonitorSearchActivity } from './monitor/search-target.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
 import { createPurgeExpiredActivity } from './purge-expired.js';
@@ -44,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentActivities(deps, robotsFor),
     ...createMonitorCheckActivities(deps),
     runMonitorSearch: createMonitorSearchActivity(deps),
+    sendMonitorEmail: createMonitorEmailActivity(deps),
   };
 }
 

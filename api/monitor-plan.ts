@@ -13,7 +13,7 @@ import { httpError } from './errors.js';
 import { crawlerSettings } from './routes/crawl.js';
 import type { MonitorCreateRequest, MonitorTarget } from './schemas/monitor.js';
 import { absoluteHttpUrl } from './schemas/url.js';
-import { assertScrapeOptionsSupported } from './unsupported-options.js';
+import { assertScrapeOptionsSupported, type DeploymentFeatures } from './unsupported-options.js';
 
 export function scheduleOf(input: MonitorScheduleInput): ResolvedSchedule {
   try {
@@ -70,11 +70,18 @@ export function estimatedCreditsPerMonth(schedule: ResolvedSchedule, targets: re
   return runsPerMonth(schedule) * creditsPerCheck(targets.map((t) => t.plan));
 }
 
-/** Email needs an SMTP server, which Trawl does not have yet: a clear 400 rather than a notification that never arrives. */
-export function assertNotificationSupported(notification: MonitorCreateRequest['notification'] | null | undefined): void {
-  if (notification?.email && notification.email.enabled !== false) {
-    throw httpError('UNSUPPORTED_OPTION', 'Email notifications need SMTP settings, which this deployment does not have; use a webhook instead', {
+/** Email needs an SMTP server (SMTP_URL): without one, a clear 400 rather than a notification that never arrives. */
+export function assertNotificationSupported(notification: MonitorCreateRequest['notification'] | null | undefined, features: DeploymentFeatures): void {
+  const email = notification?.email;
+  if (!email || email.enabled === false) return;
+  if (!features.emailConfigured) {
+    throw httpError('UNSUPPORTED_OPTION', 'Email notifications need SMTP settings (SMTP_URL), which this deployment does not have; use a webhook instead', {
       path: ['notification', 'email'],
+    });
+  }
+  if (email.recipients.length === 0) {
+    throw httpError('BAD_REQUEST', 'Bad Request: notification.email.recipients: an enabled email notification needs at least one recipient', {
+      path: ['notification', 'email', 'recipients'],
     });
   }
 }

@@ -8,6 +8,8 @@ import { httpError } from './errors.js';
 
 export interface DeploymentFeatures {
   llmConfigured: boolean;
+  /** SMTP_URL is set: monitors may send email. */
+  emailConfigured?: boolean;
 }
 
 export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures): void {

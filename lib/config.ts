@@ -34,6 +34,8 @@
  * | THREAT_LIST_FILES | (none) | comma-separated threat list files for the builtin classifier: URLhaus CSV dumps or host lists; reloaded when they change |
  * | THREAT_CACHE_SECONDS | 3600 | how long a URL's verdict is reused |
  * | METRICS_TOKEN | (none: open) | a bearer token GET /metrics then requires |
+ * | SMTP_URL | (none: email off) | e.g. smtps://user:pass@smtp.example.com:465; monitors' email notifications go through it |
+ * | SMTP_FROM | Trawl <trawl@localhost> | the From of those emails |
  * | WORKER_METRICS_PORT | (none: off) | the port of a worker's own /metrics (browser pool and Temporal SDK metrics) |
  * | SEARCH_PROVIDER | index, or searxng when SEARXNG_ENDPOINT is set | where /search looks: `index` (the team's own stored pages, in Postgres) or `searxng` |
  * | SEARXNG_ENDPOINT | (none) | a SearXNG instance (e.g. http://127.0.0.1:8888) with `json` in its search.formats |
@@ -83,6 +85,8 @@ const envSchema = z.object({
   THREAT_LIST_FILES: z.string().optional(),
   THREAT_CACHE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
   SEARXNG_ENDPOINT: z.url().optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().min(3).max(300).default('Trawl <trawl@localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -106,6 +110,8 @@ export interface Config {
   search: SearchConfig;
   threat: ThreatConfig;
   metrics: { token?: string; workerPort?: number };
+  /** Email for monitors' notifications; null: refused with a 400. */
+  smtp: { url: string; from: string } | null;
   logLevel: string;
 }
 
@@ -213,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     model: modelConfig(e),
     search: searchConfig(e),
     threat: threatConfig(e),
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     metrics: { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT },
     logLevel: e.LOG_LEVEL,
   });

@@ -12,6 +12,7 @@ import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers.js';
+import { createSmtpMailer } from '../activities/monitor/email.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
 import { createWorker } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
         llm: config.model ? createModelClient(config.model) : undefined,
         search: createSearchProvider(config.search, db),
         threatClassifier: createRiskClassifier(config.threat),
+        mailer: config.smtp ? createSmtpMailer(config.smtp) : undefined,
         pageMetrics: metrics.pages,
       }),
       maxConcurrentActivities: config.worker.activitySlots,

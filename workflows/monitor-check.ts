@@ -8,10 +8,12 @@
  *    targets are one activity each (runMonitorSearch), beside them.
  * 3. finishMonitorCheck compares what they stored with the previous check, judges changes against
  *    the goal, and ends the check; then the signed webhooks go out: monitor.page for each page
- *    that is not `same`, then monitor.check.completed.
+ *    that is not `same`, then monitor.check.completed; and, when the monitor asks for it and the
+ *    check found something, an email.
  */
-import { ApplicationFailure, CancellationScope, executeChild, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, executeChild, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { BeginMonitorCheckResult, FinishMonitorCheckResult } from '../activities/monitor/check.js';
+import type { TrawlActivities } from '../activities/index.js';
 import { fromFailure } from '../lib/errors.js';
 import { bookkeepingActivities, pageActivities } from './activities.js';
 import { batchScrapeWorkflow } from './batch-scrape.js';
@@ -33,6 +35,12 @@ export interface MonitorCheckWorkflowResult {
 }
 
 const SEARCH_TIMEOUT_MS = 60_000;
+
+/** A mail server that is down for minutes loses the email rather than holding the check open. */
+const { sendMonitorEmail } = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: ['NonRetryablePageError'] },
+});
 
 export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Promise<MonitorCheckWorkflowResult> {
   const info = workflowInfo();
@@ -97,6 +105,7 @@ async function runCheck(input: MonitorCheckWorkflowInput, checkId: string, begun
     ...(finished.error !== null && { error: finished.error }),
   });
   await webhooks.drain();
+  if (begun.email) await sendMonitorEmail({ monitorId: input.monitorId, checkId }).catch(() => undefined);
   // Recorded already; failing the workflow too makes the check stand out in the Temporal UI.
   if (finished.status === 'failed') throw ApplicationFailure.nonRetryable(finished.error ?? 'Every page of the check failed', 'MonitorCheckFailed');
   return { checkId, status: finished.status, summary: finished.summary };

@@ -76,6 +76,8 @@ export interface BeginMonitorCheckResult {
   jobs: CheckJob[];
   /** Search targets: no job, one runMonitorSearch each (activities/monitor/search-target.ts). */
   searches: { targetId: string; plan: SearchPlan }[];
+  /** The monitor notifies by email (activities/monitor/email.ts). */
+  email?: boolean;
 }
 
 export interface FinishMonitorCheckInput {
@@ -123,7 +125,9 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
       });
       if (!begun) return { status: 'deleted', jobs: [], searches: [] };
       const webhook = (monitor.webhook as unknown as WebhookConfig | null) ?? undefined;
-      const base = { status: begun.status, teamId: monitor.team_id, webhook };
+      const emailSettings = (monitor.notification as { email?: { enabled?: boolean; recipients?: string[] } } | null)?.email;
+      const email = Boolean(emailSettings && emailSettings.enabled !== false && emailSettings.recipients?.length);
+      const base = { status: begun.status, teamId: monitor.team_id, webhook, email };
       if (begun.status !== 'running') return { ...base, jobs: [], searches: [] };
 
       const jobs: CheckJob[] = [];

@@ -61,7 +61,7 @@ export function monitorRoutes(deps: AppDeps): Router {
   router.post('/v2/monitor', ...write, createBody, async (req, res) => {
     const body = createBody.of(res);
     const { teamId } = authOf(res);
-    assertNotificationSupported(body.notification);
+    assertNotificationSupported(body.notification, deps.features);
     const id = randomUUID();
     const schedule = scheduleOf(body.schedule);
     const targets = storedTargets(deps, id, body.targets);
@@ -109,7 +109,7 @@ export function monitorRoutes(deps: AppDeps): Router {
   router.patch('/v2/monitor/:id', ...write, updateBody, async (req, res) => {
     const monitor = await requireMonitor(deps, req, res);
     const body = updateBody.of(res);
-    assertNotificationSupported(body.notification);
+    assertNotificationSupported(body.notification, deps.features);
     const schedule = body.schedule ? scheduleOf(body.schedule) : (monitor.schedule as unknown as ResolvedSchedule);
     const targets = body.targets ? storedTargets(deps, monitor.id, body.targets) : (monitor.targets as unknown as StoredTarget[]);
     const status = body.status ?? monitor.status;

@@ -8,6 +8,7 @@ import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.js';
 import { startMonitorSite } from '../helpers/monitor-site.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
@@ -38,13 +39,17 @@ let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
 
+let smtp: FakeSmtp;
+
 beforeAll(async () => {
-  stack = await startModelTeam('trawl-llm-jobs', 'llm-jobs-team', PAGES);
+  smtp = await startFakeSmtp();
+  stack = await startModelTeam('trawl-llm-jobs', 'llm-jobs-team', PAGES, undefined, { SMTP_URL: smtp.url, SMTP_FROM: 'Trawl <monitors@trawl.test>' });
   ({ model, origin, api, firecrawl } = stack);
 }, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
+  await smtp?.close();
 });
 
 describe('extract', () => {
@@ -254,7 +259,7 @@ describe('crawl with a prompt', () => {
 });
 
 describe('monitor goal judging', () => {
-  it('judges each change against the goal and records the verdict and reason', async () => {
+  it('judges each change against the goal, records the verdict and reason, and emails them', async () => {
     const site = await startMonitorSite();
     try {
       site.set('/blog', '<h1>Blog</h1><p>Latest post: Winter sale starts soon.</p>');
@@ -264,6 +269,7 @@ describe('monitor goal judging', () => {
           schedule: { text: 'hourly' },
           goal: 'Tell me when a new blog post is published',
           targets: [{ type: 'scrape', urls: [site.url('/blog')] }],
+          notification: { email: { recipients: ['editor@example.com'], includeDiffs: true } },
         },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -285,7 +291,10 @@ describe('monitor goal judging', () => {
         meaningfulChanges: [{ type: 'changed', before: 'Winter sale starts soon.', after: 'Spring collection is here.', reason: 'New post' }],
       };
       model.scriptFor('Goal of the monitor', { content: JSON.stringify(verdict) }, { content: JSON.stringify(verdict) });
-      await check();
+      const first = await check();
+      const welcome = await smtp.waitFor(`check-${first.id}@trawl.monitor`);
+      expect(welcome).toMatchObject({ from: 'monitors@trawl.test', to: ['editor@example.com'] });
+      expect(welcome.raw).toContain('Subject: [Trawl] Blog: 1 new');
       site.set('/blog', '<h1>Blog</h1><p>Latest post: Spring collection is here.</p>');
       const asked = model.requests.length;
       const second = await check();
@@ -294,6 +303,17 @@ describe('monitor goal judging', () => {
       const prompt = model.requests.slice(asked).map((r) => r.messages.at(-1)?.content ?? '').find((c) => c.includes('Goal of the monitor'));
       expect(prompt).toContain('Tell me when a new blog post is published');
       expect(prompt).toContain('+Latest post: Spring collection is here.');
+      // The email names the change, the goal's verdict and (includeDiffs) the diff.
+      const mail = await smtp.waitFor(`check-${second.id}@trawl.monitor`);
+      expect(mail.raw).toContain('Subject: [Trawl] Blog: 1 changed');
+      expect(mail.raw).toContain('Matters for the goal: A new post was published.');
+      expect(mail.raw).toContain('+Latest post: Spring collection is here.');
+      // A check that finds nothing sends nothing; an email setting without recipients is a 400.
+      const quiet = await check();
+      expect(quiet.summary).toMatchObject({ same: 1 });
+      expect(smtp.messages.filter((m) => m.raw.includes(`check-${quiet.id}@`))).toEqual([]);
+      const noRecipients = await api(`/v2/monitor/${id}`, { method: 'PATCH', body: { notification: { email: { recipients: [] } } } });
+      expect(noRecipients).toMatchObject({ status: 400, body: { success: false, error: expect.stringContaining('recipient') } });
       await api(`/v2/monitor/${id}`, { method: 'DELETE' });
     } finally {
       await site.close();

@@ -54,8 +54,8 @@ export interface ModelTeam extends ModelStack {
   firecrawl: Firecrawl;
 }
 
-export async function startModelTeam(taskQueue: string, team: string, pages: Record<string, string>, title?: string): Promise<ModelTeam> {
-  const [site, stack] = await Promise.all([startPageServer(pages, title), startModelStack(taskQueue)]);
+export async function startModelTeam(taskQueue: string, team: string, pages: Record<string, string>, title?: string, env: Record<string, string> = {}): Promise<ModelTeam> {
+  const [site, stack] = await Promise.all([startPageServer(pages, title), startModelStack(taskQueue, env)]);
   const key = await createKeyWithCli(e2eContext().databaseUrl, team);
   const apiUrl = stack.stack.apiUrl;
   return {
