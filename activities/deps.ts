@@ -3,7 +3,7 @@ import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
-import type { Mailer } from './monitor/email.js';
+import type { Mailer } from './monitor/mailer.js';
 import type { RiskClassifier } from './threat/classifier.js';
 
 /** Where a worker counts the pages it scrapes (worker/telemetry.ts). */

@@ -5,30 +5,9 @@
  * the diff when `includeDiffs` asks for it. The Message-ID is the check's, so a retried send that
  * did reach the server is one message to mail clients.
  */
-import nodemailer from 'nodemailer';
 import { findCheck, findMonitor, listCheckPages } from '../../db/repositories/monitors.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { ActivityDeps } from '../deps.js';
-
-export interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-  messageId: string;
-}
-
-export interface Mailer {
-  send(mail: Mail): Promise<void>;
-}
-
-export function createSmtpMailer(smtp: { url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(smtp.url);
-  return {
-    async send(mail) {
-      await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId });
-    },
-  };
-}
 
 interface EmailSettings {
   enabled?: boolean;
