@@ -141,7 +141,7 @@ ${
   <h2>Threat protection policy</h2>
   <form method="post" action="${t}/threat-policy" class="card">
     ${csrfField(viewer)}
-    <label>Policy (JSON; <code>enabled</code> is the plan's threat-protection flag, as with <code>PUT /v2/team/threat-protection</code>)
+    <label><span>Policy as JSON (<code>enabled</code> is the plan's threat-protection flag, as with <code>PUT /v2/team/threat-protection</code>)</span>
       <textarea name="policy" rows="6" spellcheck="false">${JSON.stringify(d.threatPolicy, null, 2)}</textarea></label>
     <button>Save policy</button>
   </form>
