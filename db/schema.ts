@@ -27,8 +27,10 @@ export interface ApiKeyTable {
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract' | 'search' | 'agent';
-export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export const JOB_KINDS = ['scrape', 'crawl', 'batch_scrape', 'map', 'extract', 'search', 'agent'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export const JOB_STATUSES = ['scraping', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface JobTable {
   id: string;

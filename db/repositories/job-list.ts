@@ -1,7 +1,7 @@
 /** The dashboard's job list: a team's jobs of every kind, newest first, with pages and credits. */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
-import type { JobKind, JobStatus } from '../schema.js';
+import type { Job, JobKind, JobStatus } from '../schema.js';
 
 export interface JobListQuery {
   /** The teams whose jobs may be listed; the list never reaches beyond them. */
@@ -67,4 +67,20 @@ export async function listJobs(db: Db, q: JobListQuery): Promise<{ jobs: JobList
     jobs: rows.slice(0, q.limit).map((r) => ({ ...r, pages: Number(r.pages ?? 0), credits: Number(r.credits ?? 0) })),
     hasMore: rows.length > q.limit,
   };
+}
+
+/** Any team's job by id, unexpired: the caller decides whether the viewer may see its team. */
+export async function findLiveJob(db: Db, jobId: string): Promise<Job | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', jobId).where('expires_at', '>', new Date()).executeTakeFirst();
+}
+
+/** Pages stored and credits charged for one job, as the list counts them. */
+export async function readJobTotals(db: Db, jobId: string): Promise<{ pages: number; credits: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('documents').select(sql<string>`count(*)`.as('n')).where('job_id', '=', jobId).where('status', '=', 'completed').as('pages'),
+      eb.selectFrom('credit_ledger').select(sql<string>`coalesce(sum(credits), 0)`.as('n')).where('job_id', '=', jobId).as('credits'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { pages: Number(row.pages ?? 0), credits: Number(row.credits ?? 0) };
 }

@@ -1,0 +1,10 @@
+import { serveApp } from '/work/wt/dashboard/test/helpers/in-process-app.js';
+import { createDb } from '/work/wt/dashboard/db/connect.js';
+import { migrateToLatest } from '/work/wt/dashboard/db/migrator.js';
+import { loadConfig } from '/work/wt/dashboard/lib/config.js';
+const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL });
+const db = createDb(config.databaseUrl);
+await migrateToLatest(db);
+const app = await serveApp({ db, config });
+console.log(app.base);
+setInterval(() => {}, 1000);

@@ -1,0 +1,109 @@
+/**
+ * The dashboard over the real app and a real database, without Temporal: where it is served
+ * (DASHBOARD_PATH), the AUTH=none banner and session, CSRF on that session, escaping of what
+ * teams name themselves, and the account rules it shares with the admin CLI.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountError, changePlan, createKey, createTeam, readStanding } from '../../../api/accounts.js';
+import { loadConfig } from '../../../lib/config.js';
+import { serveApp, type InProcessApp } from '../../helpers/in-process-app.js';
+import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+
+let t: TestDb;
+const apps: InProcessApp[] = [];
+
+beforeAll(async () => {
+  t = await createTestDb('trawl_dashboard');
+});
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await t.drop();
+});
+
+async function app(env: Record<string, string>): Promise<string> {
+  const served = await serveApp({ db: t.db, config: loadConfig({ DATABASE_URL: t.url, ...env }) });
+  apps.push(served);
+  return served.base;
+}
+
+/** GETs `url` with the cookie jar, following redirects by hand so cookies set on the way are kept. */
+async function browse(url: string, jar: Map<string, string>): Promise<Response> {
+  for (let hops = 0; hops < 5; hops++) {
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [k, v] = pair!.split('=');
+      jar.set(k!, v!);
+    }
+    if (res.status !== 303 && res.status !== 302) return res;
+    url = new URL(res.headers.get('location')!, url).toString();
+  }
+  throw new Error('too many redirects');
+}
+
+describe('where the dashboard is served', () => {
+  it('follows DASHBOARD_PATH, and serves nothing with off', async () => {
+    const moved = await app({ DASHBOARD_PATH: '/console' });
+    expect((await fetch(`${moved}/console/sign-in`)).status).toBe(200);
+    expect((await fetch(`${moved}/console/assets/dashboard.css`)).headers.get('content-type')).toMatch(/text\/css/);
+    expect((await fetch(`${moved}/dashboard/sign-in`)).status).toBe(404);
+    const off = await app({ DASHBOARD_PATH: 'off' });
+    expect((await fetch(`${off}/dashboard/sign-in`)).status).toBe(404);
+    expect(() => loadConfig({ DASHBOARD_PATH: 'no-slash' })).toThrow(/DASHBOARD_PATH/);
+  });
+
+  it('sends a policy that allows no other origin', async () => {
+    const base = await app({});
+    const res = await fetch(`${base}/dashboard/sign-in`);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(await res.text()).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+});
+
+describe('AUTH=none', () => {
+  it('opens the operator dashboard with a banner saying auth is off, and still checks CSRF', async () => {
+    const base = await app({ AUTH: 'none' });
+    await createTeam(t.db, '<b>bold</b>');
+    const jar = new Map<string, string>();
+    const res = await browse(`${base}/dashboard/`, jar);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain('Authentication is off (AUTH=none)');
+    expect(page).toContain('Create team');
+    // A team's name is text, never markup.
+    expect(page).toContain('&#60;b&#62;bold&#60;/b&#62;');
+    expect(page).not.toContain('<b>bold</b>');
+    const post = await fetch(`${base}/dashboard/teams`, {
+      method: 'POST',
+      body: new URLSearchParams({ name: 'via-csrf' }),
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      redirect: 'manual',
+    });
+    expect(post.status).toBe(403);
+  });
+
+  it('without a session, sends a key-based dashboard to sign in', async () => {
+    const base = await app({});
+    const res = await fetch(`${base}/dashboard/teams`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard/sign-in');
+  });
+});
+
+describe('accounts, shared with the admin CLI', () => {
+  it('changes only the plan fields given and names the field it refuses', async () => {
+    const team = await createTeam(t.db, 'plans');
+    await changePlan(t.db, team.id, { credits: '50', 'scrape-rpm': '7', tokens: '' });
+    const { plan } = await readStanding(t.db, team.id);
+    expect(plan.monthlyCredits).toBe(50);
+    expect(plan.rateLimits.scrape).toBe(7);
+    expect(plan.monthlyTokens).toBe(100_000_000);
+    await expect(changePlan(t.db, team.id, { concurrency: '0' })).rejects.toThrow('--concurrency must be a whole number from 1 to 1000');
+    await expect(changePlan(t.db, team.id, { zdr: 'maybe' })).rejects.toThrow('--zdr must be true or false');
+    await expect(createKey(t.db, team.id, ['scrape', 'nope'])).rejects.toBeInstanceOf(AccountError);
+    expect((await createKey(t.db, team.id, ['scrape', 'admin'])).scopes).toEqual(['scrape', 'admin']);
+    expect((await createKey(t.db, team.id, '')).scopes).toBeNull();
+    await expect(createTeam(t.db, 'has space')).rejects.toThrow(/no spaces/);
+  });
+});
