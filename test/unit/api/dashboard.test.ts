@@ -107,3 +107,27 @@ describe('accounts, shared with the admin CLI', () => {
     await expect(createTeam(t.db, 'has space')).rejects.toThrow(/no spaces/);
   });
 });
+
+describe("an agent run's page", () => {
+  it('draws its trace as a timeline: one point per event, placed by time, with tool and outcome', async () => {
+    const { jobPage } = await import('../../../api/dashboard/pages/jobs.js');
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0, ms));
+    const trace = [
+      { agent_key: '', seq: 1, type: 'run.started', payload: {}, occurred_at: at(0) },
+      { agent_key: '', seq: 2, type: 'tool_call.started', payload: { toolName: 'scrape' }, occurred_at: at(1000) },
+      { agent_key: '2', seq: 1, type: 'agent.started', payload: {}, occurred_at: at(1500) },
+      { agent_key: '', seq: 3, type: 'run.finished', payload: { outcome: 'completed' }, occurred_at: at(4000) },
+    ];
+    const job = { id: 'a1', kind: 'agent', status: 'completed', workflow_id: 'agent-a1', created_at: at(0), completed_at: at(4000) } as never;
+    const out = jobPage('/dashboard', { job, teamName: 't', totals: { pages: 0, credits: 3 }, temporalUrl: 'http://ui/x', trace }).text;
+    const cx = [...out.matchAll(/<circle cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(cx).toHaveLength(4);
+    expect(cx[0]).toBeCloseTo(6);
+    expect(cx[3]).toBeCloseTo(594);
+    expect(cx[1]! / cx[3]!).toBeCloseTo((1000 / 4000) * (588 / 594) + 6 / 594, 2);
+    expect(out).toContain('<strong>tool_call.started</strong> scrape');
+    expect(out).toContain('sub-agent 2');
+    expect(out).toContain('+4.0 s');
+    expect(out).toContain('<strong>run.finished</strong> completed');
+  });
+});
