@@ -15,7 +15,7 @@ import { listRefusalTotals } from '../../db/repositories/refusals.js';
 import { findTeamById, listTeams } from '../../db/repositories/teams.js';
 import { listTraceEvents } from '../../db/repositories/agent-runs.js';
 import { readThreatPolicy } from '../../db/repositories/threat-policy.js';
-import { JOB_KINDS, JOB_STATUSES, type Job } from '../../db/schema.js';
+import { JOB_STATUSES, type Job } from '../../db/schema.js';
 import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey, type CreatedKey } from '../accounts.js';
 import type { AppDeps } from '../deps.js';
 import { isJobId, jobStatusView } from '../job-view.js';
@@ -23,7 +23,7 @@ import { readHealth } from '../routes/health.js';
 import { html, type Html } from './html.js';
 import { page, type PageFrame } from './layout.js';
 import { healthPage } from './pages/health.js';
-import { JOBS_PER_PAGE, apiStatusPath, jobPage, jobsList, temporalUiLink } from './pages/jobs.js';
+import { JOBS_PER_PAGE, LISTED_KINDS, apiStatusPath, jobPage, jobsList, temporalUiLink } from './pages/jobs.js';
 import { USAGE_DAYS, teamPage, teamsList } from './pages/teams.js';
 import { SIGN_IN_COOKIE, randomToken, readCookie, redirectWithFlash, requireCsrf, requireViewer, sameToken, setCookie, signIn, signOut, viewerOf } from './session.js';
 import { canSeeTeam, visibleTeamIds } from './viewer.js';
@@ -45,7 +45,7 @@ const SECURITY_HEADERS: RequestHandler = (_req, res, next) => {
 
 const jobFilterSchema = z.object({
   team: z.uuid().optional().catch(undefined),
-  kind: z.enum(JOB_KINDS).optional().catch(undefined),
+  kind: z.enum(LISTED_KINDS).optional().catch(undefined),
   status: z.enum(JOB_STATUSES).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
@@ -222,7 +222,8 @@ export function dashboardRoutes(deps: AppDeps): Router {
       limit: JOBS_PER_PAGE,
     });
     const teams = v.operator ? await listTeams(deps.db) : [];
-    send(res, { title: 'Jobs', section: 'jobs' }, jobsList(base, { jobs, hasMore, filter, teams, showTeam: v.operator }));
+    const temporalLink = (workflowId: string) => temporalUiLink(deps.config.dashboard.temporalUiUrl, deps.config.temporal.namespace, workflowId);
+    send(res, { title: 'Jobs', section: 'jobs' }, jobsList(base, { jobs, hasMore, filter, teams, showTeam: v.operator, temporalLink }));
   });
 
   async function visibleJob(req: Request, res: Response): Promise<Job | undefined> {

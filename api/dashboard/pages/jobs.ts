@@ -1,6 +1,6 @@
 /** The job list and a job's page: crawl progress, errors and robots-blocked URLs; an agent run's trace. */
 import type { FailedDocument } from '../../../db/repositories/crawl-read.js';
-import type { JobListRow } from '../../../db/repositories/job-list.js';
+import type { JobListRow, ListedKind } from '../../../db/repositories/job-list.js';
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../../db/schema.js';
 import type { JobStatusView } from '../../job-view.js';
 import { duration, html, number, when, type Html } from '../html.js';
@@ -25,16 +25,26 @@ export function temporalUiLink(uiUrl: string, namespace: string, workflowId: str
   return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
+/** What the kind filter offers: every job kind, and monitors' checks. */
+export const LISTED_KINDS = [...JOB_KINDS, 'monitor'] as const satisfies readonly ListedKind[];
+
 export interface JobListFilter {
   team?: string;
-  kind?: JobKind;
+  kind?: ListedKind;
   status?: (typeof JOB_STATUSES)[number];
   page: number;
 }
 
 export function jobsList(
   base: string,
-  d: { jobs: JobListRow[]; hasMore: boolean; filter: JobListFilter; teams: { id: string; name: string }[]; showTeam: boolean },
+  d: {
+    jobs: JobListRow[];
+    hasMore: boolean;
+    filter: JobListFilter;
+    teams: { id: string; name: string }[];
+    showTeam: boolean;
+    temporalLink: (workflowId: string) => string;
+  },
 ): Html {
   const { filter } = d;
   const query = (page: number) => {
@@ -50,7 +60,7 @@ export function jobsList(
   return html`<h1>Jobs</h1>
 <form method="get" action="${base}/jobs" class="inline card filters" data-testid="job-filters">
   ${d.showTeam ? html`<label>Team <select name="team">${option('', 'all', filter.team ?? '')}${d.teams.map((t) => option(t.id, t.name, filter.team))}</select></label>` : ''}
-  <label>Kind <select name="kind">${option('', 'all', filter.kind ?? '')}${JOB_KINDS.map((k) => option(k, k.replace('_', ' '), filter.kind))}</select></label>
+  <label>Kind <select name="kind">${option('', 'all', filter.kind ?? '')}${LISTED_KINDS.map((k) => option(k, k.replace('_', ' '), filter.kind))}</select></label>
   <label>Status <select name="status">${option('', 'all', filter.status ?? '')}${JOB_STATUSES.map((s) => option(s, s, filter.status))}</select></label>
   <button>Filter</button>
 </form>
@@ -60,7 +70,12 @@ export function jobsList(
     d.jobs.length
       ? d.jobs.map(
           (j) => html`<tr data-job="${j.id}">
-      <td><a href="${base}/jobs/${j.id}">${j.kind.replace('_', ' ')}</a></td>
+      <td>${
+        // A monitor's check has no page of its own here: its workflow shows what it ran.
+        j.kind === 'monitor'
+          ? html`monitor check${j.workflowId ? html` <a href="${d.temporalLink(j.workflowId)}" target="_blank" rel="noopener">workflow</a>` : ''}`
+          : html`<a href="${base}/jobs/${j.id}">${j.kind.replace('_', ' ')}</a>`
+      }</td>
       <td><span class="status ${j.status}">${j.status}</span></td>
       ${d.showTeam ? html`<td>${j.teamName}</td>` : ''}
       <td class="url">${j.url ?? '—'}</td>

@@ -131,3 +131,41 @@ describe("an agent run's page", () => {
     expect(out).toContain('<strong>run.finished</strong> completed');
   });
 });
+
+describe('the job list', () => {
+  it("lists monitors' checks with the jobs, and filters them by kind", async () => {
+    const { randomUUID } = await import('node:crypto');
+    const { insertMonitor, insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
+    const { listJobs } = await import('../../../db/repositories/job-list.js');
+    const team = await createTeam(t.db, 'monitoring');
+    const monitorId = randomUUID();
+    await insertMonitor(t.db, {
+      id: monitorId,
+      team_id: team.id,
+      name: 'pricing page',
+      status: 'active',
+      schedule: JSON.stringify({ cron: '0 * * * *', timezone: 'UTC' }),
+      targets: JSON.stringify([]),
+      webhook: null,
+      notification: null,
+      retention_days: 30,
+      goal: null,
+      judge_enabled: false,
+      estimated_credits_per_month: 0,
+      schedule_id: `monitor-${monitorId}`,
+      current_check_id: null,
+      last_run_at: null,
+      last_check_summary: null,
+      updated_at: new Date(),
+    });
+    const checkId = randomUUID();
+    await insertQueuedCheck(t.db, { id: checkId, monitorId, teamId: team.id, workflowId: `monitor-check-${checkId}`, estimatedCredits: 1, expiresAt: new Date(Date.now() + 3_600_000) });
+    const all = await listJobs(t.db, { teamIds: [team.id], offset: 0, limit: 10 });
+    expect(all.jobs).toEqual([expect.objectContaining({ id: checkId, kind: 'monitor', status: 'queued', url: 'pricing page', workflowId: `monitor-check-${checkId}` })]);
+    expect((await listJobs(t.db, { teamIds: [team.id], kind: 'monitor', status: 'scraping', offset: 0, limit: 10 })).jobs).toHaveLength(1);
+    expect((await listJobs(t.db, { teamIds: [team.id], kind: 'crawl', offset: 0, limit: 10 })).jobs).toHaveLength(0);
+    expect((await listJobs(t.db, { teamIds: [team.id], status: 'completed', offset: 0, limit: 10 })).jobs).toHaveLength(0);
+    const other = await createTeam(t.db, 'not-monitoring');
+    expect((await listJobs(t.db, { teamIds: [other.id], offset: 0, limit: 10 })).jobs).toHaveLength(0);
+  });
+});
