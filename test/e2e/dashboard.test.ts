@@ -117,8 +117,13 @@ describe.each(WIDTHS)('the dashboard at $width px', (width) => {
       await expect(page.locator('.flash').innerText()).resolves.toContain('Plan saved');
       expect(await page.getByTestId('credits-left').innerText()).toBe('0');
       await expect(firecrawl.scrape(site.url('/docs/b'))).rejects.toMatchObject({ status: 402 });
-      await page.reload();
-      expect(await page.getByTestId('refusals').innerText()).toBe('1');
+      // Counted after the answer is sent, so the page may need a moment to see it.
+      await expect
+        .poll(async () => {
+          await page.reload();
+          return page.getByTestId('refusals').innerText();
+        })
+        .toBe('1');
       expect(await page.getByLabel('Concurrent pages').inputValue()).toBe('3');
 
       // Revoke the key: the SDK gets 401.
