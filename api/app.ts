@@ -5,6 +5,7 @@ import { batchScrapeRoutes } from './routes/batch-scrape.js';
 import { crawlActiveRoutes } from './routes/crawl-active.js';
 import { crawlParamsPreviewRoutes } from './routes/crawl-params-preview.js';
 import { crawlRoutes } from './routes/crawl.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { jobCancelRoutes } from './routes/job-cancel.js';
@@ -33,6 +34,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
   app.use(metricsRoutes(metrics, deps.config.metrics.token));
   app.use(docsRoutes());
+  app.use(dashboardRoutes(deps));
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(scrapeV1Routes(deps));

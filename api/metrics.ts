@@ -8,6 +8,7 @@ import { Router as createRouter } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { recordRefusal } from '../db/repositories/refusals.js';
 import type { JobKind } from '../db/schema.js';
 import { httpError } from './errors.js';
 
@@ -85,7 +86,12 @@ export function createApiMetrics(db: Db): ApiMetrics {
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       const code = res.locals.errorCode as string | undefined;
-      if (code && REFUSALS.has(code)) refusals.inc({ code, route });
+      if (code && REFUSALS.has(code)) {
+        refusals.inc({ code, route });
+        // Per team too, for the dashboard; not awaited: the answer is already sent.
+        const teamId = (res.locals.auth as { teamId?: string } | undefined)?.teamId;
+        if (teamId) recordRefusal(db, teamId, code).catch(() => undefined);
+      }
     });
     next();
   };

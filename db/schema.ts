@@ -23,10 +23,14 @@ export interface ApiKeyTable {
   scopes: string[] | null;
   created_at: CreatedAt;
   revoked_at: Timestamp | null;
+  /** Refreshed at most once a minute (api/middleware/auth.ts), so the lookup stays a read. */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'extract' | 'search' | 'agent';
-export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export const JOB_KINDS = ['scrape', 'crawl', 'batch_scrape', 'map', 'extract', 'search', 'agent'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export const JOB_STATUSES = ['scraping', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface JobTable {
   id: string;
@@ -359,6 +363,24 @@ export interface AgentSnapshotTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/** Dashboard sign-ins (db/repositories/dashboard-sessions.ts). */
+export interface DashboardSessionTable {
+  token_hash: string;
+  api_key_id: string | null;
+  csrf_token: string;
+  flash: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+/** Requests refused for a team's limits, per UTC day and code (db/repositories/refusals.ts). */
+export interface TeamRefusalTable {
+  team_id: string;
+  day: ColumnType<Date, string, never>;
+  code: string;
+  count: number;
+}
+
 export interface Database {
   teams: TeamTable;
   api_keys: ApiKeyTable;
@@ -386,6 +408,8 @@ export interface Database {
   monitors: MonitorTable;
   monitor_checks: MonitorCheckTable;
   monitor_check_pages: MonitorCheckPageTable;
+  dashboard_sessions: DashboardSessionTable;
+  team_refusals: TeamRefusalTable;
 }
 
 export type Team = Selectable<TeamTable>;

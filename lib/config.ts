@@ -39,6 +39,9 @@
  * | WORKER_METRICS_PORT | (none: off) | the port of a worker's own /metrics (browser pool and Temporal SDK metrics) |
  * | SEARCH_PROVIDER | index, or searxng when SEARXNG_ENDPOINT is set | where /search looks: `index` (the team's own stored pages, in Postgres) or `searxng` |
  * | SEARXNG_ENDPOINT | (none) | a SearXNG instance (e.g. http://127.0.0.1:8888) with `json` in its search.formats |
+ * | DASHBOARD_PATH | /dashboard | where the API serves the dashboard; `off` serves none |
+ * | DASHBOARD_ADMIN_TEAM | admin | admin-scoped keys of this team manage every team in the dashboard; other teams' admin keys see only their own |
+ * | TEMPORAL_UI_URL | http://127.0.0.1:8233 | the Temporal UI the dashboard links each job's workflow to |
  * | LOG_LEVEL | info | pino log level |
  *
  * Bad values fail at start with the variable's name, never later at first use.
@@ -87,6 +90,12 @@ const envSchema = z.object({
   SEARXNG_ENDPOINT: z.url().optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   SMTP_FROM: z.string().min(3).max(300).default('Trawl <trawl@localhost>'),
+  DASHBOARD_PATH: z
+    .string()
+    .regex(/^(off|(\/[A-Za-z0-9._~-]+)+)$/, 'a path like /dashboard (letters, digits, . _ ~ -), or off')
+    .default('/dashboard'),
+  DASHBOARD_ADMIN_TEAM: z.string().min(1).default('admin'),
+  TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -112,6 +121,8 @@ export interface Config {
   metrics: { token?: string; workerPort?: number };
   /** Email for monitors' notifications; null: refused with a 400. */
   smtp: { url: string; from: string } | null;
+  /** `path` null: no dashboard. */
+  dashboard: { path: string | null; adminTeam: string; temporalUiUrl: string };
   logLevel: string;
 }
 
@@ -221,6 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     threat: threatConfig(e),
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     metrics: { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT },
+    dashboard: {
+      path: e.DASHBOARD_PATH === 'off' ? null : e.DASHBOARD_PATH,
+      adminTeam: e.DASHBOARD_ADMIN_TEAM,
+      temporalUiUrl: e.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+    },
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -9,28 +9,15 @@
  *   threat-protection show TEAM                    prints it as JSON
  */
 import { parseArgs } from 'node:util';
-import { generateApiKey, hashApiKey, keyPrefix, SCOPES } from '../api/auth/api-keys.js';
+import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey } from '../api/accounts.js';
+import { SCOPES } from '../api/auth/api-keys.js';
 import { createDb, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { insertApiKey, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.js';
-import { countActiveSlots } from '../db/repositories/concurrency-slots.js';
-import { findTeamPlan, saveTeamPlan } from '../db/repositories/plans.js';
-import { findOrCreateTeam, findTeamByName } from '../db/repositories/teams.js';
-import { readPeriodUsage } from '../db/repositories/usage.js';
-import { readThreatPolicy, saveThreatPolicy } from '../db/repositories/threat-policy.js';
-import { setWebhookSecret } from '../db/repositories/webhook-secrets.js';
-import { threatPolicySchema } from '../contracts/threat-policy.js';
+import { listApiKeys } from '../db/repositories/api-keys.js';
+import { findTeamByName } from '../db/repositories/teams.js';
+import { readThreatPolicy } from '../db/repositories/threat-policy.js';
 import { loadConfig } from '../lib/config.js';
-import { creditsLeft } from '../lib/credits.js';
-import {
-  billingPeriodEnd,
-  ENDPOINT_CLASSES,
-  MAX_PLAN_CONCURRENCY,
-  planColumns,
-  resolvePlan,
-  type EndpointClass,
-  type TeamPlan,
-} from '../lib/plans.js';
+import { ENDPOINT_CLASSES, type EndpointClass } from '../lib/plans.js';
 
 const USAGE = `usage:
   npm run admin -- keys create --team NAME [--scopes ${SCOPES.join(',')}]
@@ -71,11 +58,11 @@ async function main(argv: string[]): Promise<void> {
     if (group !== 'keys') throw new UsageError(USAGE);
     switch (command) {
       case 'create':
-        return await createKey(db, values.team, values.scopes);
+        return await createKeyCommand(db, values.team, values.scopes);
       case 'list':
         return await listKeys(db, values.team);
       case 'revoke':
-        return await revokeKey(db, arg);
+        return await revokeKeyCommand(db, arg);
       default:
         throw new UsageError(USAGE);
     }
@@ -86,17 +73,14 @@ async function main(argv: string[]): Promise<void> {
 
 async function setThreatPolicy(db: Db, team: string | undefined, json: string | undefined): Promise<void> {
   if (!team || !json) throw new UsageError(USAGE);
-  let raw: unknown;
+  const teamRow = await createTeam(db, team);
   try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new UsageError('--policy must be JSON');
+    console.log(JSON.stringify(await replaceThreatPolicy(db, teamRow.id, json), null, 2));
+  } catch (err) {
+    // The CLI's own wording for the flag.
+    if (err instanceof AccountError && err.message === 'the policy must be JSON') throw new UsageError('--policy must be JSON');
+    throw err;
   }
-  const parsed = threatPolicySchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`invalid policy: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(policy)'}: ${i.message}`).join('; ')}`);
-  const teamRow = await findOrCreateTeam(db, team);
-  await saveThreatPolicy(db, teamRow.id, parsed.data);
-  console.log(JSON.stringify(await readThreatPolicy(db, teamRow.id), null, 2));
 }
 
 async function showThreatPolicy(db: Db, team: string | undefined): Promise<void> {
@@ -106,17 +90,13 @@ async function showThreatPolicy(db: Db, team: string | undefined): Promise<void>
   console.log(JSON.stringify(await readThreatPolicy(db, teamRow.id), null, 2));
 }
 
-async function createKey(db: Db, team: string | undefined, scopesArg: string | undefined): Promise<void> {
+async function createKeyCommand(db: Db, team: string | undefined, scopes: string | undefined): Promise<void> {
   if (!team) throw new UsageError('keys create needs --team NAME');
-  const scopes = scopesArg ? scopesArg.split(',').map((s) => s.trim()).filter(Boolean) : null;
-  const unknown = scopes?.filter((s) => !(SCOPES as readonly string[]).includes(s)) ?? [];
-  if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
-  const teamRow = await findOrCreateTeam(db, team);
-  const key = generateApiKey();
-  await insertApiKey(db, { teamId: teamRow.id, keyHash: hashApiKey(key), keyPrefix: keyPrefix(key), scopes });
-  console.error(`Created an API key for team "${team}"${scopes ? ` limited to ${scopes.join(', ')}` : ''}.`);
+  const teamRow = await createTeam(db, team);
+  const created = await createKey(db, teamRow.id, scopes);
+  console.error(`Created an API key for team "${teamRow.name}"${created.scopes ? ` limited to ${created.scopes.join(', ')}` : ''}.`);
   console.error('It is shown only once; Trawl stores only its hash. Use it as: Authorization: Bearer <key>');
-  console.log(key);
+  console.log(created.key);
 }
 
 async function listKeys(db: Db, team: string | undefined): Promise<void> {
@@ -129,11 +109,9 @@ async function listKeys(db: Db, team: string | undefined): Promise<void> {
   if (rows.length === 0) console.log('no keys');
 }
 
-async function revokeKey(db: Db, idOrPrefix: string | undefined): Promise<void> {
+async function revokeKeyCommand(db: Db, idOrPrefix: string | undefined): Promise<void> {
   if (!idOrPrefix) throw new UsageError('keys revoke needs a key id or prefix');
-  const n = await revokeApiKey(db, idOrPrefix);
-  if (n === 0) throw new UsageError(`no active key matches ${idOrPrefix}`);
-  console.log(`revoked ${n} key(s)`);
+  console.log(`revoked ${await revokeKey(db, idOrPrefix)} key(s)`);
 }
 
 const PLAN_OPTIONS = {
@@ -151,23 +129,8 @@ type PlanFlags = Partial<Record<string, string | boolean | undefined>>;
 /** Creates the team if needed and changes only the plan fields given; the rest stay as they were. */
 async function setTeam(db: Db, name: string | undefined, flags: PlanFlags): Promise<void> {
   if (!name) throw new UsageError('teams set needs a team NAME');
-  const team = await findOrCreateTeam(db, name);
-  const current = resolvePlan(await findTeamPlan(db, team.id));
-  const rateLimits = { ...current.rateLimits };
-  for (const endpoint of ENDPOINT_CLASSES) {
-    rateLimits[endpoint] = count(flags, `${endpoint}-rpm`, 0) ?? rateLimits[endpoint];
-  }
-  const plan: TeamPlan = {
-    monthlyCredits: count(flags, 'credits', 0) ?? current.monthlyCredits,
-    monthlyTokens: count(flags, 'tokens', 0) ?? current.monthlyTokens,
-    rateLimits,
-    concurrency: count(flags, 'concurrency', 1, MAX_PLAN_CONCURRENCY) ?? current.concurrency,
-    zeroDataRetention: flag(flags, 'zdr') ?? current.zeroDataRetention,
-    threatProtection: flag(flags, 'threat-protection') ?? current.threatProtection,
-  };
-  await saveTeamPlan(db, { team_id: team.id, ...planColumns(plan) });
-  const secret = flags['webhook-secret'];
-  if (typeof secret === 'string') await setWebhookSecret(db, { id: team.id }, secret === '' ? null : secret);
+  const team = await createTeam(db, name);
+  await changePlan(db, team.id, flags);
   console.error(`Saved the plan of team "${name}".`);
   await showTeam(db, name);
 }
@@ -176,21 +139,15 @@ async function showTeam(db: Db, name: string | undefined): Promise<void> {
   if (!name) throw new UsageError('teams show needs a team NAME');
   const team = await findTeamByName(db, name);
   if (!team) throw new UsageError(`no team named ${name}`);
-  const [row, usage, active] = await Promise.all([
-    findTeamPlan(db, team.id),
-    readPeriodUsage(db, team.id),
-    countActiveSlots(db, team.id),
-  ]);
-  const plan = resolvePlan(row);
-  const period = `${day(usage.periodStart)} to ${day(billingPeriodEnd(usage.periodStart))}`;
-  const left = creditsLeft(plan.monthlyCredits, usage.used);
+  const { plan, planRow, usage, periodEnd, creditsLeft, activeSlots } = await readStanding(db, team.id);
+  const period = `${day(usage.periodStart)} to ${day(periodEnd)}`;
   const lines: [string, string][] = [
     ['team', `${team.name} (${team.id})`],
-    ['plan', row ? `stored, updated ${row.updated_at.toISOString()}` : 'defaults (no plan stored)'],
-    ['credits', `${plan.monthlyCredits} per month; ${usage.used} used from ${period}, ${left} left`],
+    ['plan', planRow ? `stored, updated ${planRow.updated_at.toISOString()}` : 'defaults (no plan stored)'],
+    ['credits', `${plan.monthlyCredits} per month; ${usage.used} used from ${period}, ${creditsLeft} left`],
     ['tokens', `${plan.monthlyTokens} per month`],
     ['rate limits', ENDPOINT_CLASSES.map((c: EndpointClass) => `${c} ${plan.rateLimits[c]}/min`).join(', ')],
-    ['concurrency', `${plan.concurrency} pages at once (${active} in use)`],
+    ['concurrency', `${plan.concurrency} pages at once (${activeSlots} in use)`],
     ['zdr', String(plan.zeroDataRetention)],
     ['threat protection', String(plan.threatProtection)],
     ['webhook secret', team.webhook_secret ? 'set' : 'not set (webhooks unsigned)'],
@@ -198,28 +155,12 @@ async function showTeam(db: Db, name: string | undefined): Promise<void> {
   for (const [label, value] of lines) console.log(`${label.padEnd(18)}${value}`);
 }
 
-function count(flags: PlanFlags, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || n < min || n > max) {
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  }
-  return n;
-}
-
-function flag(flags: PlanFlags, name: string): boolean | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw new UsageError(`--${name} must be true or false`);
-}
-
 function day(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  console.error(err instanceof UsageError ? err.message : err);
-  process.exit(err instanceof UsageError ? 2 : 1);
+  const usage = err instanceof UsageError || err instanceof AccountError;
+  console.error(usage ? err.message : err);
+  process.exit(usage ? 2 : 1);
 });

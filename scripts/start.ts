@@ -12,6 +12,7 @@
  * Everything else in the environment reaches the API and the worker unchanged.
  */
 import { join } from 'node:path';
+import { loadConfig } from '../lib/config.js';
 import { ensurePrerequisites } from './prerequisites.js';
 import { projectRoot } from './paths.js';
 import { startStack, type Stack } from './stack.js';
@@ -70,6 +71,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   const temporalAddress = process.env.TEMPORAL_ADDRESS || undefined;
+  const uiPort = portFromEnv('TEMPORAL_UI_PORT', 8233);
+  // The dashboard links jobs to the dev server's UI, wherever its port is.
+  const uiUrl = process.env.TEMPORAL_UI_URL || (temporalAddress ? undefined : `http://127.0.0.1:${uiPort}`);
+  const config = loadConfig({ ...process.env, ...(uiUrl && { TEMPORAL_UI_URL: uiUrl }) });
   const prerequisites = await ensurePrerequisites({ temporalCli: !temporalAddress, log });
   startup.signal.throwIfAborted();
 
@@ -80,12 +85,12 @@ async function main(): Promise<void> {
       : {
           cliPath: prerequisites.temporalCliPath,
           port: portFromEnv('TEMPORAL_PORT', 7233),
-          uiPort: portFromEnv('TEMPORAL_UI_PORT', 8233),
+          uiPort,
           dataDir: join(projectRoot, '.data'),
         },
     apiPort: portFromEnv('PORT', 3002),
     apiHost: process.env.HOST || '127.0.0.1',
-    env: { CHROMIUM_PATH: prerequisites.chromiumPath },
+    env: { CHROMIUM_PATH: prerequisites.chromiumPath, ...(uiUrl && { TEMPORAL_UI_URL: uiUrl }) },
     log,
     signal: startup.signal,
     onUnexpectedExit: (name) => {
@@ -100,6 +105,11 @@ async function main(): Promise<void> {
   log('Trawl is running.');
   log(`  API:          ${stack.apiUrl}`);
   log(stack.uiUrl ? `  Temporal UI:  ${stack.uiUrl}` : `  Temporal:     ${stack.temporalAddress} (external)`);
+  const { path: dashboardPath, adminTeam } = config.dashboard;
+  if (dashboardPath) {
+    log(`  Dashboard:    ${stack.apiUrl}${dashboardPath}`);
+    log(`                sign in with: npm run -s admin -- keys create --team ${adminTeam} --scopes admin`);
+  }
   log('  API key:      npm run admin -- keys create --team NAME');
   log('Press Ctrl-C to stop.');
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { findActiveKeyOwner } from '../../db/repositories/api-keys.js';
+import { findActiveKeyOwner, touchApiKey, type KeyOwner } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import type { Db } from '../../db/connect.js';
 import { hashApiKey, type Scope } from '../auth/api-keys.js';
@@ -17,6 +17,18 @@ export const LOCAL_TEAM_NAME = 'local';
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
+}
+
+/** A key's "last used" moves at most this often, so the lookup on every request stays a read. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/**
+ * Records that a key was used, when its stored time is older than the granularity. Not awaited
+ * by the request: a lost update only makes "last used" a minute older.
+ */
+export function noteKeyUse(db: Db, owner: KeyOwner, onError: (err: unknown) => void = () => undefined): void {
+  if (owner.lastUsedAt && Date.now() - owner.lastUsedAt.getTime() < LAST_USED_GRANULARITY_MS) return;
+  touchApiKey(db, owner.keyId).catch(onError);
 }
 
 export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHandler {
@@ -38,6 +50,7 @@ export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHa
     // Looked up on every request: a revoked key stops working at once on every API process.
     const owner = token ? await findActiveKeyOwner(deps.db, hashApiKey(token)) : undefined;
     if (!owner) throw httpError('UNAUTHORIZED', 'Unauthorized: Invalid token');
+    noteKeyUse(deps.db, owner);
     res.locals.auth = { teamId: owner.teamId, keyId: owner.keyId, scopes: owner.scopes } satisfies AuthContext;
     next();
   };

@@ -9,29 +9,47 @@ const CHECK_TIMEOUT_MS = 3_000;
 
 type Check = { ok: true } | { ok: false; error: string };
 
+export interface HealthReport {
+  success: boolean;
+  status: 'ok' | 'unavailable';
+  error?: string;
+  checks: { database: Check; temporal: Check; workers: Check };
+  model: { configured: boolean; name?: string } & Check;
+  search: { provider: 'index' | 'searxng'; endpoint?: string };
+}
+
+/** What GET /health answers, also shown by the dashboard's health page. */
+export async function readHealth(deps: AppDeps): Promise<HealthReport> {
+  const [database, temporal, workers] = await Promise.all([
+    check(() => sql`select 1`.execute(deps.db)),
+    check(() => deps.temporal.workflowService.getSystemInfo({})),
+    check(() => assertWorkerPolling(deps)),
+  ]);
+  const checks = { database, temporal, workers };
+  // Reported, but not part of the verdict: scraping and crawling work without a model.
+  const model = deps.model
+    ? { configured: true, name: deps.model.model, ...(await check(() => deps.model!.ping())) }
+    : { configured: false, ok: false as const, error: 'No model configured: set OPENAI_API_KEY/OPENAI_BASE_URL or OLLAMA_BASE_URL' };
+  const down = Object.entries(checks)
+    .filter(([, c]) => !c.ok)
+    .map(([name]) => name);
+  const { provider, searxngEndpoint } = deps.config.search;
+  return {
+    success: down.length === 0,
+    status: down.length ? 'unavailable' : 'ok',
+    ...(down.length && { error: `Service Unavailable: ${down.join(', ')} down` }),
+    checks,
+    model,
+    // Which provider /search uses; the index lives in Postgres, so the database check covers it.
+    search: { provider, ...(searxngEndpoint && { endpoint: searxngEndpoint }) },
+  };
+}
+
 export function healthRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get('/health', async (_req, res) => {
-    const [database, temporal, workers] = await Promise.all([
-      check(() => sql`select 1`.execute(deps.db)),
-      check(() => deps.temporal.workflowService.getSystemInfo({})),
-      check(() => assertWorkerPolling(deps)),
-    ]);
-    const checks = { database, temporal, workers };
-    // Reported, but not part of the verdict: scraping and crawling work without a model.
-    const model = deps.model
-      ? { configured: true, name: deps.model.model, ...(await check(() => deps.model!.ping())) }
-      : { configured: false, ok: false, error: 'No model configured: set OPENAI_API_KEY/OPENAI_BASE_URL or OLLAMA_BASE_URL' };
-    const down = Object.entries(checks)
-      .filter(([, c]) => !c.ok)
-      .map(([name]) => name);
-    res.status(down.length ? 503 : 200).json({
-      success: down.length === 0,
-      status: down.length ? 'unavailable' : 'ok',
-      ...(down.length && { error: `Service Unavailable: ${down.join(', ')} down` }),
-      checks,
-      model,
-    });
+    const report = await readHealth(deps);
+    res.status(report.success ? 200 : 503).json(report);
   });
   return router;
 }

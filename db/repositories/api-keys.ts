@@ -6,6 +6,7 @@ export interface KeyOwner {
   teamId: string;
   teamName: string;
   scopes: string[] | null;
+  lastUsedAt: Date | null;
 }
 
 export async function insertApiKey(
@@ -24,13 +25,19 @@ export async function findActiveKeyOwner(db: Db, keyHash: string): Promise<KeyOw
   return db
     .selectFrom('api_keys')
     .innerJoin('teams', 'teams.id', 'api_keys.team_id')
-    .select(['api_keys.id as keyId', 'teams.id as teamId', 'teams.name as teamName', 'api_keys.scopes'])
+    .select(['api_keys.id as keyId', 'teams.id as teamId', 'teams.name as teamName', 'api_keys.scopes', 'api_keys.last_used_at as lastUsedAt'])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
 }
 
-export async function listApiKeys(db: Db, teamName?: string) {
+/** Marks a key used now; callers skip it when the stored time is recent, so lookups stay reads. */
+export async function touchApiKey(db: Db, keyId: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', keyId).execute();
+}
+
+/** Keys of one team (by name, as the CLI names them, or by id), or of every team. */
+export async function listApiKeys(db: Db, team?: string | { id: string }) {
   let q = db
     .selectFrom('api_keys')
     .innerJoin('teams', 'teams.id', 'api_keys.team_id')
@@ -40,21 +47,28 @@ export async function listApiKeys(db: Db, teamName?: string) {
       'api_keys.scopes',
       'api_keys.created_at',
       'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'api_keys.team_id',
       'teams.name as team',
     ])
     .orderBy('api_keys.created_at');
-  if (teamName) q = q.where('teams.name', '=', teamName);
+  if (typeof team === 'string') q = q.where('teams.name', '=', team);
+  else if (team) q = q.where('teams.id', '=', team.id);
   return q.execute();
 }
 
-/** Revokes by id or by key prefix; returns how many keys were revoked. */
-export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<number> {
+/**
+ * Revokes by id or by key prefix; returns how many keys were revoked. With `teamId`, only that
+ * team's keys match (the dashboard of a team never reaches another's keys).
+ */
+export async function revokeApiKey(db: Db, idOrPrefix: string, teamId?: string): Promise<number> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
-  const result = await db
+  let q = db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })
     .where('revoked_at', 'is', null)
-    .where(isUuid ? 'id' : 'key_prefix', '=', idOrPrefix)
-    .executeTakeFirst();
+    .where(isUuid ? 'id' : 'key_prefix', '=', idOrPrefix);
+  if (teamId) q = q.where('team_id', '=', teamId);
+  const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

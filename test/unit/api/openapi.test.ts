@@ -10,8 +10,9 @@ import { buildOpenApiDocument } from '../../../api/openapi/document.js';
 import { loadConfig } from '../../../lib/config.js';
 import { createLogger } from '../../../lib/log.js';
 
-/** Routes that are not API operations: the document itself and the page that renders it. */
+/** Routes that are not API operations: the document itself, the page that renders it, the dashboard's pages. */
 const NOT_OPERATIONS = new Set(['get /openapi.json', 'get /docs', 'get /docs/init.js']);
+const isDashboard = (route: string) => route.split(' ')[1]!.startsWith('/dashboard');
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };
@@ -38,7 +39,7 @@ function servedRoutes(): string[] {
     }
   };
   walk(app.router.stack);
-  return [...new Set(found)].filter((r) => !NOT_OPERATIONS.has(r)).sort();
+  return [...new Set(found)].filter((r) => !NOT_OPERATIONS.has(r) && !isDashboard(r)).sort();
 }
 
 function documentedRoutes(doc: Record<string, unknown>): string[] {
