@@ -15,7 +15,7 @@ import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
-import { pageCharge, withCreditCode } from './page/team-budget.js';
+import { pageCharge, requireCredits, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
 import { sparingBlockedHosts } from './threat/gate.js';
 import type { RobotsLookup } from './site/site-rules.js';
@@ -103,12 +103,14 @@ export function createCrawlPagesActivity(
   return async function crawlPages(input: CrawlPagesInput): Promise<CrawlPagesOutcome[]> {
     const { cancellationSignal } = Context.current();
     const { pages, ...common } = input;
+    // One read of the team's standing for the batch; every page awaits it (a refusal is each page's).
+    const budget = requireCredits(deps.db, input.teamId);
     return Promise.all(
       pages.map(async (page): Promise<CrawlPagesOutcome> => {
         const one: CrawlPageInput = { ...common, page };
         const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
         try {
-          const done = await runPage(deps, steps, task, crawlPolicy(one, robotsFor));
+          const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget });
           return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
         } catch (err) {
           if (cancellationSignal.aborted) throw err;
