@@ -10,12 +10,12 @@ import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
 import { storeCachedPage } from '../db/repositories/page-cache.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
-import { PageError, toApplicationFailure } from '../lib/errors.js';
+import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
-import { pageCharge, withCreditCode } from './page/team-budget.js';
+import { pageCharge, requireCredits, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
 import { sparingBlockedHosts } from './threat/gate.js';
 import type { RobotsLookup } from './site/site-rules.js';
@@ -48,6 +48,22 @@ export interface CrawlPageDeferred {
   deferred: true;
 }
 
+/** The crawl pages of one `crawlPages` activity: the page input without its page. */
+export interface CrawlPagesInput extends Omit<CrawlPageInput, 'page'> {
+  pages: FrontierPage[];
+}
+
+/**
+ * One page's outcome in a `crawlPages` batch, in the order of the input's pages. `retry` sends
+ * the page back to its workflow, which runs it alone through `crawlPage` with the page retry
+ * policy, as if it had never been batched; `failed` is a failure no attempt will fix.
+ */
+export type CrawlPagesOutcome =
+  | ({ status: 'done' } & Omit<CrawlPageDone, 'deferred'>)
+  | { status: 'deferred' }
+  | { status: 'retry' }
+  | { status: 'failed'; code: string; message: string };
+
 /** A page waits this long for one of the team's slots before its workflow retries it later. */
 const CRAWL_SLOT_WAIT_MS = 3_000;
 
@@ -67,6 +83,43 @@ export function createCrawlPageActivity(
       if (Context.current().cancellationSignal.aborted) throw err;
       throw toApplicationFailure(withCreditCode(err));
     }
+  };
+}
+
+/**
+ * Several pages of one job in one activity, run at once, each through the same pipeline and
+ * policy as `crawlPage`: each settles its Document, frontier row and charge in its own
+ * transaction, so a batch that dies half-way keeps the pages it settled, and its retry settles
+ * the others (a page settled twice is stored and charged once). It saves Temporal a scheduled,
+ * started and completed event and a workflow task per page, which on a static page cost more
+ * than the page itself. A page that fails is handed back (`retry`), not retried here: its
+ * workflow runs it alone with the page retry policy.
+ */
+export function createCrawlPagesActivity(
+  deps: ActivityDeps,
+  robotsFor: RobotsLookup,
+  steps: readonly EnrichStep[] = ENRICH_STEPS,
+) {
+  return async function crawlPages(input: CrawlPagesInput): Promise<CrawlPagesOutcome[]> {
+    const { cancellationSignal } = Context.current();
+    const { pages, ...common } = input;
+    // One read of the team's standing for the batch; every page awaits it (a refusal is each page's).
+    const budget = requireCredits(deps.db, input.teamId);
+    return Promise.all(
+      pages.map(async (page): Promise<CrawlPagesOutcome> => {
+        const one: CrawlPageInput = { ...common, page };
+        const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
+        try {
+          const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget });
+          return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
+        } catch (err) {
+          if (cancellationSignal.aborted) throw err;
+          const known = withCreditCode(err);
+          if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
+          return { status: 'retry' };
+        }
+      }),
+    );
   };
 }
 

@@ -4,7 +4,7 @@
  * workflows/activities.ts.
  */
 import { createAgentActivities } from './agent/run.js';
-import { createCrawlPageActivity } from './crawl-page.js';
+import { createCrawlPageActivity, createCrawlPagesActivity } from './crawl-page.js';
 import { createDeliverWebhookActivity } from './deliver-webhook.js';
 import type { ActivityDeps } from './deps.js';
 import {
@@ -33,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     startCrawl: createStartCrawlActivity(deps, robotsFor),
     claimPages: createClaimPagesActivity(deps),
     crawlPage: createCrawlPageActivity(deps, robotsFor),
+    crawlPages: createCrawlPagesActivity(deps, robotsFor),
     recordPageFailure: createRecordPageFailureActivity(deps),
     finishJob: createFinishJobActivity(deps),
     deliverWebhook: createDeliverWebhookActivity(deps),

@@ -3,17 +3,9 @@
  * 180 ms, so the browser runs only when the request needs one or the page's content needs
  * JavaScript to appear (see README, "Choosing the engine").
  */
-import type { PageOutputs } from '../contracts/page-outputs.js';
-import type { ScrapeOptions } from '../contracts/scrape-options.js';
 
-/** Options only a real browser can honour; the first one found is reported as the reason. */
-export function browserRequiredBy(options: ScrapeOptions, outputs: PageOutputs): string | undefined {
-  if (outputs.screenshot) return 'screenshot';
-  if (options.actions && options.actions.length > 0) return 'actions';
-  if (options.waitFor > 0) return 'waitFor';
-  if (options.mobile) return 'mobile';
-  return undefined;
-}
+// Where it is defined: workflows, which cannot import the scraper, read it too (batching crawl pages).
+export { browserRequiredBy } from '../contracts/browser-required.js';
 
 const SCRIPT_OR_STYLE = /<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi;
 const TAG = /<[^>]+>/g;

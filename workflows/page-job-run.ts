@@ -4,9 +4,11 @@
  * Held in one object, as in Temporal's safe-message-handlers sample, so that the workflow
  * function only wires handlers and decides between finishing and continuing-as-new.
  */
-import { condition, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
-import type { CrawlPageInput } from '../activities/crawl-page.js';
+import { condition, isCancellation, patched, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import type { CrawlPageInput, CrawlPagesOutcome } from '../activities/crawl-page.js';
+import { browserRequiredBy } from '../contracts/browser-required.js';
 import type { ChangeDetection } from '../contracts/change-detection.js';
+import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import type { WebhookConfig } from '../contracts/webhook.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
@@ -62,6 +64,13 @@ export interface PageJobResult {
 const DEFAULT_CONCURRENCY = 10;
 const DEFAULT_PAGES_PER_RUN = 500;
 const MAX_CLAIM = 100;
+/**
+ * Pages per crawlPages activity: half the job's concurrency (two batches in flight, so one
+ * starts while the other finishes), at most this many.
+ */
+const MAX_PAGES_PER_ACTIVITY = 10;
+/** Histories written before pages were batched replay with one page per activity. */
+const PAGE_BATCHES_PATCH = 'crawl-page-batches';
 /** Waits between tries of a page that found no free slot of the team's concurrency limit. */
 const SLOT_RETRY_FIRST_MS = 500;
 const SLOT_RETRY_MAX_MS = 5_000;
@@ -83,6 +92,7 @@ export class PageJobRun {
   private readonly claimSize: number;
   private readonly pagesPerRun: number;
   private delayMs = 0;
+  private pagesPerActivity = 1;
 
   constructor(
     private readonly input: PageJobInput,
@@ -128,6 +138,18 @@ export class PageJobRun {
       this.phase = 'scraping';
     }
     this.delayMs = Math.round((this.input.delaySecs ?? this.state.crawlDelaySecs ?? 0) * 1000);
+    this.pagesPerActivity = this.batchSize();
+  }
+
+  /**
+   * One page per activity when pages must start `delayMs` apart, or when every page needs the
+   * browser (a batch would wait for its slowest render); otherwise half the concurrency.
+   */
+  private batchSize(): number {
+    const { scrapeOptions } = this.input;
+    if (this.delayMs > 0 || browserRequiredBy(scrapeOptions, resolveOutputs(scrapeOptions.formats))) return 1;
+    const size = Math.min(MAX_PAGES_PER_ACTIVITY, Math.ceil(this.concurrency / 2));
+    return size > 1 && patched(PAGE_BATCHES_PATCH) ? size : 1;
   }
 
   /** Runs pages until nothing is queued or in flight, credits run out, or the run should continue-as-new. */
@@ -163,12 +185,13 @@ export class PageJobRun {
         if (this.inFlight === 0) return 'drained';
         continue;
       }
-      const page = this.state.buffer.shift()!;
       if (this.delayMs > 0 && this.pagesThisRun > 0) await sleep(this.delayMs);
-      this.inFlight += 1;
-      this.pagesThisRun += 1;
-      // Not awaited here: inFlight tracks it, and runPage never rejects.
-      void this.runPage(page);
+      const size = Math.min(this.pagesPerActivity, concurrency - this.inFlight, this.state.buffer.length);
+      const pages = this.state.buffer.splice(0, size);
+      this.inFlight += pages.length;
+      this.pagesThisRun += pages.length;
+      // Not awaited here: inFlight tracks them, and runPage and runBatch never reject.
+      void (pages.length === 1 ? this.runPage(pages[0]!) : this.runBatch(pages));
       this.showProgress();
     }
   }
@@ -185,19 +208,23 @@ export class PageJobRun {
     setCurrentDetails(`**${this.phase}** · ${completed} completed · ${failed} failed · ${this.inFlight} in flight · run ${runs}`);
   }
 
-  private async runPage(page: FrontierPage): Promise<void> {
+  private pageInput(page: FrontierPage): CrawlPageInput {
     const { input } = this;
-    const { crawlPage } = pageActivities(input.scrapeOptions.timeout);
+    return {
+      jobId: input.jobId,
+      teamId: input.teamId,
+      page,
+      scrapeOptions: input.scrapeOptions,
+      crawler: input.crawler,
+      mediaBaseUrl: input.mediaBaseUrl,
+      ...(input.changeDetection && { changeDetection: input.changeDetection }),
+    };
+  }
+
+  private async runPage(page: FrontierPage): Promise<void> {
+    const { crawlPage } = pageActivities(this.input.scrapeOptions.timeout);
     try {
-      const pageInput: CrawlPageInput = {
-        jobId: input.jobId,
-        teamId: input.teamId,
-        page,
-        scrapeOptions: input.scrapeOptions,
-        crawler: input.crawler,
-        mediaBaseUrl: input.mediaBaseUrl,
-        ...(input.changeDetection && { changeDetection: input.changeDetection }),
-      };
+      const pageInput = this.pageInput(page);
       let result = await crawlPage(pageInput);
       // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,
       // keeping this page's place in `inFlight`, rather than in a worker's activity slot.
@@ -205,32 +232,70 @@ export class PageJobRun {
         await sleep(waitMs);
         result = await crawlPage(pageInput);
       }
-      this.state.completed += 1;
-      this.state.creditsUsed += result.creditsUsed;
-      if (result.enqueued > 0) this.mayHaveWork = true;
-      this.webhooks.notify('page', { documentId: result.documentId });
+      this.pageDone(result);
     } catch (err) {
       // A cancelled job stops its pages; the workflow records the cancel.
       if (isCancellation(err)) return;
       const known = fromFailure(err);
-      // The page was refused before its fetch, or its charge was: it is not a failed page. The
-      // loop stops claiming, and the job ends completed with what it has, and a warning.
-      if (known?.code === 'INSUFFICIENT_CREDITS') {
-        this.creditsExhausted = true;
-        return;
-      }
-      this.state.failed += 1;
-      await bookkeepingActivities.recordPageFailure({
-        jobId: input.jobId,
-        teamId: input.teamId,
-        page,
-        code: known?.code ?? 'SCRAPE_ALL_ENGINES_FAILED',
-        error: known?.message ?? (err instanceof Error ? errorChain(err) : String(err)),
-      });
+      await this.pageFailed(page, known?.code ?? 'SCRAPE_ALL_ENGINES_FAILED', known?.message ?? (err instanceof Error ? errorChain(err) : String(err)));
     } finally {
       this.inFlight -= 1;
       this.showProgress();
     }
+  }
+
+  /**
+   * Several pages in one crawlPages activity. Each page's outcome is its own: a page the batch
+   * could not settle (no team slot, or a failure another attempt might fix) runs again alone
+   * through runPage, with its slot waits and the page retry policy; if the whole batch fails,
+   * every page does.
+   */
+  private async runBatch(pages: FrontierPage[]): Promise<void> {
+    const { crawlPages } = pageActivities(this.input.scrapeOptions.timeout);
+    const { page: _, ...common } = this.pageInput(pages[0]!);
+    let outcomes: CrawlPagesOutcome[];
+    try {
+      outcomes = await crawlPages({ ...common, pages });
+    } catch (err) {
+      if (isCancellation(err)) {
+        this.inFlight -= pages.length;
+        this.showProgress();
+        return;
+      }
+      outcomes = pages.map(() => ({ status: 'retry' }));
+    }
+    const alone: Promise<void>[] = [];
+    for (const [i, page] of pages.entries()) {
+      const outcome = outcomes[i] ?? { status: 'retry' };
+      if (outcome.status === 'deferred' || outcome.status === 'retry') {
+        // runPage releases the page's place in inFlight.
+        alone.push(this.runPage(page));
+        continue;
+      }
+      if (outcome.status === 'done') this.pageDone(outcome);
+      else await this.pageFailed(page, outcome.code, outcome.message);
+      this.inFlight -= 1;
+    }
+    this.showProgress();
+    await Promise.all(alone);
+  }
+
+  private pageDone(result: { documentId: string; creditsUsed: number; enqueued: number }): void {
+    this.state.completed += 1;
+    this.state.creditsUsed += result.creditsUsed;
+    if (result.enqueued > 0) this.mayHaveWork = true;
+    this.webhooks.notify('page', { documentId: result.documentId });
+  }
+
+  private async pageFailed(page: FrontierPage, code: string, error: string): Promise<void> {
+    // The page was refused before its fetch, or its charge was: it is not a failed page. The
+    // loop stops claiming, and the job ends completed with what it has, and a warning.
+    if (code === 'INSUFFICIENT_CREDITS') {
+      this.creditsExhausted = true;
+      return;
+    }
+    this.state.failed += 1;
+    await bookkeepingActivities.recordPageFailure({ jobId: this.input.jobId, teamId: this.input.teamId, page, code, error });
   }
 }
 

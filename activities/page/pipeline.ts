@@ -28,7 +28,7 @@ import { addWarning } from './enrich/model.js';
 import { fetchPage } from './fetch.js';
 import { mediaPublisher } from './media.js';
 import { withPageSignal } from './signal.js';
-import { requireCredits } from './team-budget.js';
+import { requireCredits, type TeamBudget } from './team-budget.js';
 import { NO_SLOT, withTeamSlot, type HeldSlot } from './team-slot.js';
 
 export { NO_SLOT };
@@ -70,6 +70,11 @@ export interface PagePolicy<Result> {
   deadline(): number;
   /** Whether a cached copy may answer instead of a fetch (see PageOwner.cacheReads). */
   cacheReads: boolean;
+  /**
+   * The team's plan and credits, read once for several pages (a crawlPages batch); read for this
+   * page when absent. Only the admission check uses it: each charge re-checks under a row lock.
+   */
+  budget?: Promise<TeamBudget>;
   /** The Document id to use; defaults to a fresh one. */
   documentId?: string;
   /** Throws to fail a fetched page the policy does not accept as content. */
@@ -103,7 +108,7 @@ async function runStages<Result>(
   policy: PagePolicy<Result>,
   fetchedWith?: (engine: string) => void,
 ): Promise<Result | typeof NO_SLOT> {
-  const budget = await requireCredits(deps.db, task.teamId);
+  const budget = await (policy.budget ?? requireCredits(deps.db, task.teamId));
   const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection, budget.plan.threatProtection);
   await threat?.check(task.url);
   const slotRequest = { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs };

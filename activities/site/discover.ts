@@ -9,7 +9,24 @@ import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import type { ActivityDeps } from '../deps.js';
 import type { RobotsLookup } from './site-rules.js';
 
-/** Resolves to the number of pages added to the frontier. */
+/**
+ * Jobs whose frontier this process saw reach its limit. A frontier never shrinks, so their
+ * later pages skip link filtering and the frontier's transaction altogether: on a crawl of N
+ * pages that is every page but the first few dozen. Bounded, oldest forgotten first; a job
+ * forgotten (or never seen full here) only costs the check again.
+ */
+const fullFrontiers = new Set<string>();
+const FULL_FRONTIERS_KEPT = 1_000;
+
+function rememberFull(jobId: string): void {
+  fullFrontiers.add(jobId);
+  if (fullFrontiers.size > FULL_FRONTIERS_KEPT) fullFrontiers.delete(fullFrontiers.values().next().value!);
+}
+
+/**
+ * Resolves to the number of pages added to the frontier. Once the frontier is full, links are
+ * neither filtered nor recorded as blocked by robots.txt: none of them would be crawled.
+ */
 export async function discover(
   deps: ActivityDeps,
   robotsFor: RobotsLookup,
@@ -18,6 +35,7 @@ export async function discover(
   links: readonly string[],
   depth: number,
 ): Promise<number> {
+  if (fullFrontiers.has(jobId)) return 0;
   const scope = createScope(crawler);
   const candidates: FrontierCandidate[] = [];
   const blocked: string[] = [];
@@ -31,7 +49,9 @@ export async function discover(
     candidates.push({ url, urlKey: frontierKey(url, crawler), depth });
   }
   await recordRobotsBlocked(deps.db, jobId, blocked);
-  return enqueuePages(deps.db, jobId, crawler.limit, candidates);
+  const { added, full } = await enqueuePages(deps.db, jobId, crawler.limit, candidates);
+  if (full) rememberFull(jobId);
+  return added;
 }
 
 export function frontierKey(url: string, crawler: CrawlerSettings): string {

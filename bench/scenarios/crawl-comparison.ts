@@ -1,11 +1,16 @@
 /**
- * Trawl against a Crawlee crawler on one variant of the bench site: the same start page, the same
- * page limit, the same concurrency cap, both discovering pages through links (no sitemap). Runs
- * alternate which side goes first, so drifting machine load falls on both; each run's ratio uses
- * the two crawls of that run.
+ * Trawl against a Crawlee crawler and against the bare ceiling (bench/ceiling/bare-crawl.ts: our
+ * own page work in one process, without the service) on one variant of the bench site: the same
+ * start page, the same page limit, the same concurrency cap, all discovering pages through links
+ * (no sitemap). Runs rotate which side goes first, so drifting machine load falls on all three;
+ * each run's ratios use the crawls of that run.
+ *
+ * BENCH_PEER_DEFAULTS=1 also runs the peer with the set-up the bench used before it was tuned
+ * (bench/peer/crawlee-crawl.ts says what changed), to show what the tuning is worth.
  */
 import { loadavg } from 'node:os';
-import { runCrawlee } from '../peer/run-crawlee.js';
+import { runCrawlee, runResultProcess } from '../peer/run-crawlee.js';
+import type { PeerResult } from '../peer/peer-result.js';
 import { childrenCpuSeconds, chromiumBelow, cpuSeconds, stillRunning, treeCpuSeconds } from '../process-stats.js';
 import type { ProcessEntry } from '../../scripts/process-tree.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
@@ -23,6 +28,10 @@ export interface CrawlComparison {
   peer: 'cheerio' | 'playwright';
   defaultPages: number;
   concurrency: number;
+  /** Trawl ÷ Crawlee (pages/s) the scenario aims at. */
+  peerTarget: number;
+  /** Trawl ÷ bare ceiling (pages/s) the scenario aims at. */
+  ceilingTarget: number;
 }
 
 export function crawlComparison(spec: CrawlComparison): Scenario {
@@ -43,9 +52,12 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
   const apiPid = bench.apiPid();
   const startUrl = site.url(spec.variant, 0);
   const trawlRates: number[] = [];
-  const peerRates: number[] = [];
   const trawlCpu: number[] = [];
-  const peerCpu: number[] = [];
+  const peer = new SideFigures();
+  const ceiling = new SideFigures();
+  const peerDefaults = new SideFigures();
+  const withDefaults = process.env.BENCH_PEER_DEFAULTS === '1';
+  const peerName = `Crawlee ${spec.peer === 'cheerio' ? 'CheerioCrawler' : 'PlaywrightCrawler'}`;
   const notes: string[] = [];
   const loads: number[] = [];
   const chromiumSeen: ProcessEntry[] = [];
@@ -78,13 +90,26 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
         },
         async () => {
           loads.push(loadavg()[0]!);
-          const peer = await runCrawlee({ crawler: spec.peer, startUrl, maxPages: pages, concurrency: spec.concurrency }, log);
-          peerRates.push(peer.pages / peer.seconds);
-          peerCpu.push((1000 * peer.cpuSeconds) / peer.pages);
-          log(`  run ${run + 1}: crawlee ${peer.pages} pages in ${peer.seconds.toFixed(1)} s = ${(peer.pages / peer.seconds).toFixed(1)} pages/s`);
+          const result = await runCrawlee({ crawler: spec.peer, startUrl, maxPages: pages, concurrency: spec.concurrency }, log);
+          log(`  run ${run + 1}: crawlee ${peer.add(result)}`);
         },
+        async () => {
+          loads.push(loadavg()[0]!);
+          const args = [spec.variant, startUrl, String(pages), String(spec.concurrency)];
+          const result = await runResultProcess('bare-crawl', 'bench/ceiling/bare-crawl.ts', args, log);
+          log(`  run ${run + 1}: bare ceiling ${ceiling.add(result)}`);
+        },
+        ...(withDefaults
+          ? [
+              async () => {
+                const result = await runCrawlee({ crawler: spec.peer, startUrl, maxPages: pages, concurrency: spec.concurrency, setup: 'defaults' }, log);
+                log(`  run ${run + 1}: crawlee (old set-up) ${peerDefaults.add(result)}`);
+              },
+            ]
+          : []),
       ];
-      if (run % 2 === 1) sides.reverse();
+      // Rotate the order, so each side goes first in turn.
+      for (let i = 0; i < run % sides.length; i++) sides.push(sides.shift()!);
       for (const side of sides) await side();
     }
     const history = await historyStats(bench.temporal, lastWorkflowId);
@@ -105,7 +130,8 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
     notes.push(`Chromium processes of the worker still running after the stack stopped: ${left.size}`);
   }
   notes.push(
-    `${pages} pages per crawl, concurrency ${spec.concurrency} on both sides; 1-min load average at run starts ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+    `${pages} pages per crawl, concurrency ${spec.concurrency} on every side; 1-min load average at run starts ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+    `Busy: the share of one core each side's own process (and its Chromium) used over its crawl's wall time, medians: ${peerName} ${peer.busyText()}, bare ceiling ${ceiling.busyText()}${withDefaults ? `, ${peerName} with the old set-up ${peerDefaults.busyText()}` : ''}. A side is held back by something other than CPU when this is well below what a spinning process gets on the machine at that moment (about 100 % idle, about 2/load of 200 % when loaded).`,
   );
   notes.push(
     ...profiler.report(
@@ -116,16 +142,51 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
       trawlPages,
     ),
   );
-  const ratios = trawlRates.map((rate, i) => rate / peerRates[i]!);
   return {
     rows: [
       { metric: 'Trawl', unit: 'pages/s', values: trawlRates },
-      { metric: `Crawlee ${spec.peer === 'cheerio' ? 'CheerioCrawler' : 'PlaywrightCrawler'}`, unit: 'pages/s', values: peerRates },
-      { metric: 'Trawl ÷ Crawlee', unit: '×', values: ratios, target: { text: '≥ 1.0', ok: (m) => m >= 1 } },
+      { metric: peerName, unit: 'pages/s', values: peer.rates },
+      ...(withDefaults ? [{ metric: `${peerName}, old set-up`, unit: 'pages/s', values: peerDefaults.rates }] : []),
+      { metric: 'bare ceiling (our page work in one process)', unit: 'pages/s', values: ceiling.rates },
+      {
+        metric: 'Trawl ÷ Crawlee',
+        unit: '×',
+        values: trawlRates.map((rate, i) => rate / peer.rates[i]!),
+        target: { text: `≥ ${spec.peerTarget}`, ok: (m) => m >= spec.peerTarget },
+      },
+      {
+        metric: 'Trawl ÷ bare ceiling',
+        unit: '×',
+        values: trawlRates.map((rate, i) => rate / ceiling.rates[i]!),
+        target: { text: `≥ ${spec.ceilingTarget}`, ok: (m) => m >= spec.ceilingTarget },
+      },
+      { metric: 'Crawlee ÷ bare ceiling', unit: '×', values: peer.rates.map((rate, i) => rate / ceiling.rates[i]!) },
       // CPU per page barely moves with the machine's load, which the wall-clock rates do.
       { metric: 'Trawl CPU per page (Temporal, API, worker, Chromium; not Postgres)', unit: 'ms', values: trawlCpu },
-      { metric: 'Crawlee CPU per page (its process and Chromium)', unit: 'ms', values: peerCpu },
+      { metric: 'Crawlee CPU per page (its process and Chromium)', unit: 'ms', values: peer.cpuPerPage },
+      { metric: 'bare ceiling CPU per page', unit: 'ms', values: ceiling.cpuPerPage },
     ],
     notes,
   };
+}
+
+/** One side's figures over the runs, from the result lines of its crawl processes. */
+class SideFigures {
+  readonly rates: number[] = [];
+  readonly cpuPerPage: number[] = [];
+  readonly busy: number[] = [];
+
+  /** Records one crawl; returns its one-line summary for the log. */
+  add(result: PeerResult): string {
+    this.rates.push(result.pages / result.seconds);
+    this.cpuPerPage.push((1000 * result.cpuSeconds) / result.pages);
+    this.busy.push((100 * result.cpuSeconds) / result.seconds);
+    return `${result.pages} pages in ${result.seconds.toFixed(1)} s = ${this.rates.at(-1)!.toFixed(1)} pages/s, ${this.cpuPerPage.at(-1)!.toFixed(1)} ms CPU/page, busy ${this.busy.at(-1)!.toFixed(0)} %`;
+  }
+
+  busyText(): string {
+    if (this.busy.length === 0) return 'not run';
+    const sorted = [...this.busy].sort((a, b) => a - b);
+    return `${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} %`;
+  }
 }

@@ -18,20 +18,24 @@ export const SCENARIOS: readonly Scenario[] = [
   crawlComparison({
     name: 'static-crawl',
     description:
-      'Static crawl through the public API (POST /v2/crawl, GET /v2/crawl/{id} polled every 200 ms until completed) against Crawlee CheerioCrawler in its own process doing fetch, turndown and enqueueLinks.',
+      'Static crawl through the public API (POST /v2/crawl, GET /v2/crawl/{id} polled every 200 ms until completed) against Crawlee CheerioCrawler in its own process doing fetch, turndown and enqueueLinks (tuned for throughput), and against the bare ceiling: our own fetch, conversion and link extraction in one process, without API, Temporal or Postgres.',
     variant: 'static',
     peer: 'cheerio',
     defaultPages: 2_000,
     concurrency: 10,
+    peerTarget: 1.5,
+    ceilingTarget: 0.5,
   }),
   crawlComparison({
     name: 'js-crawl',
     description:
-      'JavaScript crawl (the js variant: content rendered by a script) through the public API against Crawlee PlaywrightCrawler with the same Chromium and flags, rendering, page.content(), turndown and enqueueLinks. Concurrency 4: a worker renders 4 pages at once (BROWSER_PAGES_PER_WORKER).',
+      'JavaScript crawl (the js variant: content rendered by a script) through the public API against Crawlee PlaywrightCrawler with the same Chromium and flags, rendering, page.content(), turndown and enqueueLinks (tuned for throughput), and against the bare ceiling with our browser pool. Concurrency 4: a worker renders 4 pages at once (BROWSER_PAGES_PER_WORKER).',
     variant: 'js',
     peer: 'playwright',
     defaultPages: 300,
     concurrency: 4,
+    peerTarget: 1.0,
+    ceilingTarget: 0.8,
   }),
   twoWorkers,
   memory,

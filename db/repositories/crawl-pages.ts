@@ -2,6 +2,7 @@
  * The crawl frontier in Postgres: which pages a crawl or batch scrape will scrape, and where each
  * one is. Every write is idempotent, because Temporal delivers activities at least once.
  */
+import { sql } from 'kysely';
 import type { Db } from '../connect.js';
 import type { NewDocument } from '../schema.js';
 import { recordCharge, type LedgerCharge } from './ledger.js';
@@ -18,51 +19,50 @@ export interface ClaimedPage {
   depth: number;
 }
 
+export interface Enqueued {
+  /** Pages added to the frontier. */
+  added: number;
+  /** The frontier holds `limit` pages: nothing will ever be added to it again. */
+  full: boolean;
+}
+
 /**
  * Adds pages not seen before, never letting the job's frontier grow past `limit`. The job row is
- * locked for the duration, so concurrent page activities of one crawl cannot overshoot the limit
- * together. Returns how many pages were actually added.
+ * locked first, in its own statement, so that the statement that counts and inserts runs on a
+ * snapshot taken after the lock: concurrent page activities of one crawl cannot overshoot the
+ * limit together. Four round trips (begin, lock, count-and-insert, commit) whatever the links.
  */
 export async function enqueuePages(
   db: Db,
   jobId: string,
   limit: number,
   candidates: readonly FrontierCandidate[],
-): Promise<number> {
-  if (candidates.length === 0) return 0;
+): Promise<Enqueued> {
+  if (candidates.length === 0) return { added: 0, full: false };
+  // The first spelling of a URL on the page is the one kept and fetched.
+  const unique = [...new Map(candidates.toReversed().map((c) => [c.urlKey, c])).values()].reverse();
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().executeTakeFirst();
-    const { count } = await trx
-      .selectFrom('crawl_pages')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('job_id', '=', jobId)
-      .executeTakeFirstOrThrow();
-    const room = limit - count;
-    if (room <= 0) return 0;
-    // The first spelling of a URL on the page is the one kept and fetched.
-    const unique = [...new Map(candidates.toReversed().map((c) => [c.urlKey, c])).values()].reverse();
-    const existing = new Set(
-      (
-        await trx
-          .selectFrom('crawl_pages')
-          .select('url_key')
-          .where('job_id', '=', jobId)
-          .where(
-            'url_key',
-            'in',
-            unique.map((c) => c.urlKey),
-          )
-          .execute()
-      ).map((r) => r.url_key),
-    );
-    const fresh = unique.filter((c) => !existing.has(c.urlKey)).slice(0, room);
-    if (fresh.length === 0) return 0;
-    await trx
-      .insertInto('crawl_pages')
-      .values(fresh.map((c) => ({ job_id: jobId, url_key: c.urlKey, url: c.url, depth: c.depth })))
-      .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .execute();
-    return fresh.length;
+    const { rows } = await sql<{ added: number; room: number }>`
+      with room as (
+        select ${limit}::integer - count(*)::integer as n from crawl_pages where job_id = ${jobId}::uuid
+      ), candidate as (
+        select * from unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::integer[])
+          with ordinality as c(url_key, url, depth, ord)
+      ), fresh as (
+        select c.url_key, c.url, c.depth from candidate c
+        where not exists (select 1 from crawl_pages p where p.job_id = ${jobId}::uuid and p.url_key = c.url_key)
+        order by c.ord
+        limit greatest((select n from room), 0)
+      ), inserted as (
+        insert into crawl_pages (job_id, url_key, url, depth)
+        select ${jobId}::uuid, url_key, url, depth from fresh
+        on conflict (job_id, url_key) do nothing
+        returning 1
+      )
+      select (select count(*) from inserted)::integer as added, (select n from room) as room`.execute(trx);
+    const { added, room } = rows[0]!;
+    return { added, full: room - added <= 0 };
   });
 }
 

@@ -48,10 +48,25 @@ class FakeFrontier {
   finishes: Array<{ status: string; warning?: string; retireOpenPages?: boolean }> = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** Page counts of the crawlPages activities, and pages run alone through crawlPage. */
+  batches: number[] = [];
+  alone: string[] = [];
   /** Called when the job asks to complete; returning false says pages were appended meanwhile. */
   onFinish: () => boolean = () => true;
   /** How one page goes; the default takes a few ms and succeeds. */
   scrape: (page: FrontierPage) => Promise<void> = () => new Promise((r) => setTimeout(r, 5));
+
+  private async scrapeOne(page: FrontierPage) {
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await this.scrape(page);
+      this.scraped.push(page.url);
+      return { documentId: `doc-${page.url}`, creditsUsed: 1, enqueued: 0 };
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
 
   add(count: number, prefix = 'p'): void {
     const start = this.queued.length + this.scraped.length;
@@ -65,15 +80,25 @@ class FakeFrontier {
     return {
       claimPages: async ({ max }) => this.queued.splice(0, max),
       crawlPage: async ({ page }) => {
-        this.inFlight += 1;
-        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-        try {
-          await this.scrape(page);
-          this.scraped.push(page.url);
-          return { documentId: `doc-${page.url}`, creditsUsed: 1, enqueued: 0 };
-        } finally {
-          this.inFlight -= 1;
-        }
+        this.alone.push(page.url);
+        return this.scrapeOne(page);
+      },
+      // As the real activity does: a final failure comes back with its code, any other is handed back.
+      crawlPages: async ({ pages }) => {
+        this.batches.push(pages.length);
+        return Promise.all(
+          pages.map(async (page) => {
+            try {
+              return { status: 'done' as const, ...(await this.scrapeOne(page)) };
+            } catch (err) {
+              if (err instanceof ApplicationFailure && err.nonRetryable) {
+                const code = (err.details?.[0] as { code: string } | undefined)?.code ?? 'UNKNOWN';
+                return { status: 'failed' as const, code, message: err.message };
+              }
+              return { status: 'retry' as const };
+            }
+          }),
+        );
       },
       recordPageFailure: async ({ page }) => {
         this.failures.push(page.url);
@@ -130,6 +155,51 @@ describe('page-job workflow', () => {
     // 23 pages at 5 per run: five runs, and the job completed once, by the last.
     expect(runs).toBe(5);
     expect(frontier.finishes).toEqual([{ jobId: expect.any(String), status: 'completed' }]);
+  }, 60_000);
+
+  it('runs pages in batches within maxConcurrency, and runs a page its batch could not settle alone', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(40);
+    let flaky = true;
+    frontier.scrape = async (page) => {
+      await new Promise((r) => setTimeout(r, 5));
+      // Fails once, in its batch; the workflow runs it again alone.
+      if (page.url.endsWith('/p7') && flaky) {
+        flaky = false;
+        throw new Error('connection reset');
+      }
+    };
+    const result = await withWorker(frontier, async (taskQueue) =>
+      env.client.workflow.execute(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `batches-${seq}`,
+        args: [batchInput({ maxConcurrency: 10 })],
+      }),
+    );
+    expect(result).toMatchObject({ status: 'completed', completed: 40, failed: 0, creditsUsed: 40 });
+    expect([...frontier.scraped].sort()).toEqual([...new Set(frontier.scraped)].sort());
+    expect(frontier.scraped).toHaveLength(40);
+    expect(frontier.maxInFlight).toBeLessThanOrEqual(10);
+    // Half the concurrency per activity; a page is alone only when one slot was free, and p7 ran twice.
+    expect(Math.max(...frontier.batches)).toBe(5);
+    expect(frontier.batches.reduce((a, b) => a + b, 0) + frontier.alone.length).toBe(41);
+    expect(frontier.alone.length).toBeLessThan(10);
+    expect(frontier.alone).toContain('https://site.test/p7');
+  }, 60_000);
+
+  it('runs one page per activity when pages must start a delay apart', async () => {
+    const frontier = new FakeFrontier();
+    frontier.add(3);
+    const result = await withWorker(frontier, async (taskQueue) =>
+      env.client.workflow.execute(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `delay-${seq}`,
+        args: [batchInput({ maxConcurrency: 10, delaySecs: 0.05 })],
+      }),
+    );
+    expect(result.completed).toBe(3);
+    expect(frontier.batches).toEqual([]);
+    expect(frontier.alone).toHaveLength(3);
   }, 60_000);
 
   it('stops claiming when credits run out mid-crawl and completes with a warning', async () => {

@@ -1,0 +1,39 @@
+/**
+ * Counts the SQL statements a process sends (BENCH_SQL_TRACE_DIR set, with BENCH_PROFILE=1):
+ * loaded with `--import` through NODE_OPTIONS, it wraps pg's `Client.prototype.query` and, when
+ * the process exits, writes `sql.<pid>.json`: each statement's text (its first 160 characters,
+ * parameters stay `$n`) with its count. BEGIN and COMMIT count as statements: each is a round trip.
+ *
+ * Plain JavaScript, like cpu-profile-preload.mjs: NODE_OPTIONS imports also run in worker threads.
+ */
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+
+const dir = process.env.BENCH_SQL_TRACE_DIR;
+if (dir && isMainThread) {
+  // The application's own pg (CommonJS, so one module instance for both).
+  const require = createRequire(join(process.cwd(), 'package.json'));
+  let pg;
+  try {
+    pg = require('pg');
+  } catch {
+    pg = undefined;
+  }
+  if (pg) {
+    const counts = new Map();
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (config, ...rest) {
+      const text = typeof config === 'string' ? config : config?.text;
+      if (typeof text === 'string') {
+        const key = text.replace(/\s+/g, ' ').trim().slice(0, 160);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return original.call(this, config, ...rest);
+    };
+    process.on('exit', () => {
+      writeFileSync(join(dir, `sql.${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
+    });
+  }
+}

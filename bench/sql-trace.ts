@@ -1,0 +1,15 @@
+/** Reads what bench/sql-trace-preload.mjs wrote for one process: SQL statements per page. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function describeSqlTrace(label: string, dir: string, pid: number, pages: number): string[] {
+  const file = join(dir, `sql.${pid}.json`);
+  if (!existsSync(file)) return [`${label}: no SQL trace written`];
+  const counts = Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>).sort((a, b) => b[1] - a[1]);
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
+  const perPage = (n: number) => (n / pages).toFixed(2);
+  return [
+    `${label}: ${total} SQL statements, ${perPage(total)} per page`,
+    ...counts.slice(0, 14).map(([text, n]) => `  ${perPage(n)}/page: ${text}`),
+  ];
+}
