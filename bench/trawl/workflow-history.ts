@@ -10,8 +10,19 @@ export interface HistoryStats {
   events: number;
   eventsByType: Map<string, number>;
   activitiesByType: Map<string, number>;
-  /** crawlPage activities per worker identity (`<pid>@<host>`) that started them. */
+  /** Pages per worker identity (`<pid>@<host>`) that started their crawlPage or crawlPages activity. */
   pagesByWorker: Map<string, number>;
+}
+
+/** The pages of a crawlPages activity, from its JSON input (the default payload converter's). */
+function batchSize(data: Uint8Array | null | undefined): number {
+  if (!data) return 1;
+  try {
+    const input = JSON.parse(Buffer.from(data).toString('utf8')) as { pages?: unknown[] };
+    return Array.isArray(input.pages) ? input.pages.length : 1;
+  } catch {
+    return 1;
+  }
 }
 
 export async function historyStats(client: Client, workflowId: string): Promise<HistoryStats> {
@@ -27,6 +38,7 @@ export async function historyStats(client: Client, workflowId: string): Promise<
     stats.runs += 1;
     const history = await client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
     const typeByScheduledId = new Map<string, string>();
+    const pagesByScheduledId = new Map<string, number>();
     for (const event of history.events ?? []) {
       stats.events += 1;
       const type = protos.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType);
@@ -35,10 +47,13 @@ export async function historyStats(client: Client, workflowId: string): Promise<
       if (scheduled) {
         bump(stats.activitiesByType, scheduled);
         typeByScheduledId.set(String(event.eventId), scheduled);
+        if (scheduled === 'crawlPages') pagesByScheduledId.set(String(event.eventId), batchSize(event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data));
       }
       const started = event.activityTaskStartedEventAttributes;
-      if (started?.identity && typeByScheduledId.get(String(started.scheduledEventId)) === 'crawlPage') {
-        bump(stats.pagesByWorker, started.identity);
+      const startedType = started && typeByScheduledId.get(String(started.scheduledEventId));
+      if (started?.identity && (startedType === 'crawlPage' || startedType === 'crawlPages')) {
+        const pages = pagesByScheduledId.get(String(started.scheduledEventId)) ?? 1;
+        stats.pagesByWorker.set(started.identity, (stats.pagesByWorker.get(started.identity) ?? 0) + pages);
       }
     }
   }
