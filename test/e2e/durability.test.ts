@@ -133,6 +133,33 @@ describe('crashes and restarts', () => {
     }
   });
 
+  it('finishes a monitor check whose only worker is SIGKILLed mid-check, every page once', async () => {
+    const site = await startBigSite(60, { delayMs: 40 });
+    try {
+      const urls = Array.from({ length: site.pages }, (_, i) => site.url.replace(/\/p\/0$/, `/p/${i}`));
+      const created = await api('/v2/monitor', { body: { name: 'durable', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', id: 'all', urls }] } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const monitorId = created.body.data.id as string;
+      const run = await api(`/v2/monitor/${monitorId}/run`, { method: 'POST' });
+      expect(run.status).toBe(200);
+      const checkId = run.body.data.id as string;
+      for (let i = 0; i < 600 && [...site.hits.values()].length < 15; i++) await new Promise((r) => setTimeout(r, 50));
+      await stack.workers[0]!.kill('SIGKILL');
+      await stack.startWorker();
+      let check: { status: string; summary: Record<string, number>; pages: { url: string; status: string }[] } | undefined;
+      for (let i = 0; i < 1200; i++) {
+        check = (await api(`/v2/monitor/${monitorId}/checks/${checkId}?limit=1000`)).body.data;
+        if (!['queued', 'running'].includes(check!.status)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(check).toMatchObject({ status: 'completed', summary: { totalPages: site.pages, new: site.pages } });
+      expect(new Set(check!.pages.map((p) => p.url)).size).toBe(site.pages);
+      await api(`/v2/monitor/${monitorId}`, { method: 'DELETE' });
+    } finally {
+      await site.close();
+    }
+  }, 180_000);
+
   it('finishes a batch whose only worker is SIGKILLed mid-batch, with deliveries in flight repeated under their own ids only', async () => {
     const site = await startBigSite(150, { delayMs: 30 });
     const hooks = await startWebhookReceiver({ delayMs: 300 });
