@@ -284,9 +284,16 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
  * routes never see a redirect's next hop), so a refused URL is never contacted. Navigations a
  * script, a meta refresh or a click starts pass the same way.
  */
-async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<() => void> {
+interface NavigationGuard {
+  /** Throws the first refusal, if any. */
+  throwIfRefused(): void;
+  /** Ends the interception: the pool hands this page to the next scrape, which has its own. */
+  dispose(): Promise<void>;
+}
+
+async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<NavigationGuard> {
   const check = req.checkUrl;
-  if (!check) return () => undefined;
+  if (!check) return { throwIfRefused: () => undefined, dispose: async () => undefined };
   let refused: unknown;
   const cdp = await page.context().newCDPSession(page);
   const { frameTree } = await cdp.send('Page.getFrameTree');
@@ -305,15 +312,27 @@ async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<(
     decide(event.requestId, event.frameId, event.request.url).catch(() => undefined);
   });
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
-  return () => {
-    if (refused) throw refused;
+  return {
+    throwIfRefused: () => {
+      if (refused) throw refused;
+    },
+    // Detaching ends Fetch interception with the session; a closed page has nothing to detach.
+    dispose: () => cdp.detach().catch(() => undefined),
   };
 }
 
 async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
+  const guard = await guardNavigations(page, req);
+  try {
+    return await renderGuarded(page, req, signal, guard.throwIfRefused);
+  } finally {
+    await guard.dispose();
+  }
+}
+
+async function renderGuarded(page: Page, req: BrowserFetchRequest, signal: AbortSignal, throwIfRefused: () => void): Promise<FetchedPage> {
   const network = watchNetwork(page);
   const documents = watchDocuments(page);
-  const throwIfRefused = await guardNavigations(page, req);
   let navigation: PageResponse | null;
   try {
     navigation = await page.goto(req.url, { waitUntil: 'domcontentloaded', timeout: remainingMs(req) });

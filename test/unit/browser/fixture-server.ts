@@ -139,6 +139,9 @@ const routes: Record<string, Handler> = {
   '/ads/banner.png': (_req, res) => send(res, 200, 'image/png', PNG_BYTES),
   '/ads/tracker.js': (_req, res) => send(res, 200, 'text/javascript', 'window.tracked = true;'),
   '/plain': (_req, res) => send(res, 200, 'text/html', html('<h1>plain page</h1>')),
+  // Cacheable for an hour, and different for each x-custom header: what a shared HTTP cache would leak.
+  '/cacheable': (req, res) =>
+    send(res, 200, 'text/plain', `for ${String(req.headers['x-custom'] ?? 'nobody')}`, { 'cache-control': 'max-age=3600' }),
 };
 
 function handler(requests: SeenRequest[]): Handler {
