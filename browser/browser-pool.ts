@@ -29,7 +29,7 @@ import { createPageSlots } from './page-slots.js';
 import { openWarmPage, resetWarmPage, useHeaders, type WarmPage } from './warm-pages.js';
 import { WEBRTC_POLICY_ARG, webRtcPolicyProblem } from './webrtc-policy.js';
 
-export type { Frame, Page, Response as PageResponse } from 'playwright-core';
+export type { CDPSession, Frame, Page, Response as PageResponse } from 'playwright-core';
 
 /** A request the content blocker is asked about. */
 export interface BlockableRequest {

@@ -60,6 +60,19 @@ const routes: Record<string, Handler> = {
         }));</script>`,
       ),
     ),
+  // The fetch starts on a timer a little after `load`, when the network has long been quiet.
+  '/js-timer-after-load': (_req, res) =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      html(
+        '<div id="root">loading</div>',
+        `<script>addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.json()).then((d) => {
+          document.getElementById('root').innerHTML = '<p id="data">Rendered on a timer: ' + d.value + '</p>';
+        }), 30));</script>`,
+      ),
+    ),
   '/api/data': (_req, res) => {
     setTimeout(() => send(res, 200, 'application/json', JSON.stringify({ value: 42 })), 300);
   },
