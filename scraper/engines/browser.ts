@@ -258,7 +258,7 @@ async function pdfBytes(page: Page): Promise<Buffer> {
 const SERIALIZE_DOCUMENT =
   "(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') + (document.documentElement ? document.documentElement.outerHTML : '')";
 
-export async function serializeDocument(cdp: CDPSession): Promise<string> {
+async function serializeDocument(cdp: CDPSession): Promise<string> {
   const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression: SERIALIZE_DOCUMENT, returnByValue: true });
   if (exceptionDetails || typeof result.value !== 'string') {
     throw new Error(`Serializing the document failed: ${exceptionDetails?.exception?.description ?? exceptionDetails?.text ?? result.type}`);
