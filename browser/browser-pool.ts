@@ -1,15 +1,15 @@
 /**
  * The only module that runs Playwright. It owns Chromium's lifecycle: a lazy launch, a cap on
  * concurrent pages, retirement after N pages, relaunch after a crash, closing when idle, and a
- * bound on every browser operation. Callers get pages only through `withPage`, which gives each
- * call a fresh browser context (cookies, storage, caches and HTTP auth never cross calls) and
- * always closes it.
+ * bound on every browser operation. Callers get pages only through `withPage`.
  *
- * Warm contexts were measured and rejected: reusing a context (cookies, origin storage and HTTP
- * cache cleared between uses) was a third faster, and a shared context still takes about 95 ms
- * less CPU per page now that a fresh one starts no unused renderers (see CHROMIUM_ARGS), but Chromium keeps HTTP auth credentials
- * per context and no protocol command clears them, so one caller's credentials would leak into
- * the next caller's requests.
+ * Each page lives alone in its own browser context, and is kept warm between calls: after a call
+ * the page is reset (browser/warm-pages.ts: its document ended, cookies, origin storage, HTTP
+ * cache, history, permissions, listeners and routes cleared) and serves the next call whose
+ * context options match. A reused page renders the bench site's JavaScript pages with about half
+ * the CPU of a fresh context. A page that cannot be reset fully (HTTP credentials went through
+ * it, it crashed, its reset failed, or its call was abandoned mid-way) is closed with its context.
+ * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -26,9 +26,10 @@ import { PageError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { BROWSER_MARKER_ENV, browserCommandLine, killChromium } from './chromium-processes.js';
 import { createPageSlots } from './page-slots.js';
+import { openWarmPage, resetWarmPage, useHeaders, type WarmPage } from './warm-pages.js';
 import { WEBRTC_POLICY_ARG, webRtcPolicyProblem } from './webrtc-policy.js';
 
-export type { Frame, Page, Response as PageResponse } from 'playwright-core';
+export type { CDPSession, Frame, Page, Response as PageResponse } from 'playwright-core';
 
 /** A request the content blocker is asked about. */
 export interface BlockableRequest {
@@ -173,8 +174,12 @@ export interface BrowserPoolStats {
   browsersOpen: number;
   /** Pages handed to callers so far. */
   pagesServed: number;
-  /** Contexts open right now. */
+  /** Of those, pages a previous call had used (a warm context, reset in between). */
+  pagesReused: number;
+  /** Pages handed to callers right now. */
   openPages: number;
+  /** Reset pages waiting, each in its own context, for a call with matching options. */
+  warmPages: number;
   /** Calls holding one of the `maxConcurrentPages` slots now (a page open, or being set up). */
   slotsInUse: number;
   /** Calls queued for a slot now. */
@@ -187,7 +192,13 @@ export interface BrowserPool {
    * so its processes can be found (see chromium-processes.ts).
    */
   readonly id: string;
-  /** Runs `fn` with a page in a fresh context and closes the context afterwards, whatever happens. */
+  /**
+   * Runs `fn` with a page alone in its context: a warm one, reset since its last call, or a fresh
+   * one. `fn` may navigate, evaluate, listen, route and resize the page, and open CDP sessions it
+   * detaches; it must not change the context (routes, init scripts, bindings, credentials,
+   * geolocation), which the reset does not undo. Resolves as soon as `fn` settles; the reset runs
+   * afterwards, holding the page's slot.
+   */
   withPage<T>(options: PageOptions, fn: (page: Page) => Promise<T>): Promise<T>;
   stats(): BrowserPoolStats;
   /** Rejects queued calls, closes every browser, and kills any that will not close. */
@@ -268,6 +279,8 @@ interface Launched {
   openContexts: number;
   /** Takes no new pages; closes once its open contexts are done. */
   retired: boolean;
+  /** Reset pages waiting for their next call, oldest first. */
+  warm: WarmPage[];
   /**
    * Aborted when the browser disconnects. Playwright leaves some calls on a dead browser
    * (newPage among them) pending forever, so every operation races this.
@@ -301,12 +314,24 @@ function contextOptionsFor(options: PageOptions, launched: Launched, proxyServer
     ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
     locale: options.locale,
     timezoneId: options.timezoneId,
-    extraHTTPHeaders: options.extraHTTPHeaders,
+    // Set on each use instead (warm-pages.ts `useHeaders`), so the headers do not split the pool.
     // A page is loaded once: a service worker only adds work, and its requests would bypass routing.
     serviceWorkers: 'block',
     // Downloads would land on local disk with no size bound; the navigation fails instead.
     acceptDownloads: false,
   };
+}
+
+/**
+ * The pool a page's context belongs to: everything fixed at context creation (user agent,
+ * viewport, device emulation, locale, time zone, TLS errors) plus whether the content blocker is
+ * installed, which cannot be taken off again. Undefined for a page with an upstream proxy: those
+ * are rare, each upstream would need contexts of its own, and a fresh context costs only time.
+ */
+function contextKeyOf(options: BrowserContextOptions, blockAds: boolean): string | undefined {
+  if (options.proxy) return undefined;
+  const { userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId } = options;
+  return JSON.stringify([userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId, blockAds]);
 }
 
 /** The URL of the document a request came from: its frame's, or the nearest parent's while a frame is still blank. */
@@ -405,11 +430,14 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   let launches = 0;
   let crashes = 0;
   let pagesServed = 0;
+  let pagesReused = 0;
   let openPages = 0;
   let closed = false;
   let closeAll: Promise<void> | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   const backgroundCloses = new Set<Promise<void>>();
+  /** Pages being reset (or closed) after their call, each holding its slot. */
+  const recycling = new Set<Promise<void>>();
 
   const closedError = (): PageError => new PageError('SERVICE_UNAVAILABLE', 'The browser pool is closed');
 
@@ -420,6 +448,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
 
   function retire(launched: Launched): void {
     launched.retired = true;
+    // Its warm pages close with it; none may take a new call meanwhile.
+    launched.warm.length = 0;
     if (current === launched) current = undefined;
   }
 
@@ -490,6 +520,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       pagesStarted: 0,
       openContexts: 0,
       retired: false,
+      warm: [],
       lost: new AbortController(),
     };
     browser.on('disconnected', () => onDisconnected(launched));
@@ -543,13 +574,80 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
   }
 
+  /** A reset page of this browser for `key`, most recently used first (its caches are warmest). */
+  function takeWarm(launched: Launched, key: string): WarmPage | undefined {
+    for (let i = launched.warm.length - 1; i >= 0; i--) {
+      if (launched.warm[i]!.key === key) return launched.warm.splice(i, 1)[0];
+    }
+    return undefined;
+  }
+
+  async function openPage(launched: Launched, pageOptions: PageOptions, signal: AbortSignal): Promise<WarmPage> {
+    const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
+    const contextOptions = contextOptionsFor(pageOptions, launched, proxyServer);
+    const blockAds = Boolean(pageOptions.blockAds && opts.contentBlocker);
+    const key = contextKeyOf(contextOptions, blockAds);
+    const warm = key === undefined ? undefined : takeWarm(launched, key);
+    if (warm) {
+      pagesReused++;
+      return warm;
+    }
+    const bound = { signal, timeoutMs: opts.operationTimeoutMs };
+    const context = await bounded(launched.browser.newContext(contextOptions), {
+      ...bound,
+      what: 'creating a context',
+      discard: (late) => void late.close().catch(noop),
+    });
+    try {
+      if (blockAds) {
+        await bounded(installContentBlocker(context, opts.contentBlocker!), { ...bound, what: 'installing the content blocker' });
+      }
+      const opened = await bounded(openWarmPage(context, key ?? '', contextOptions.viewport ?? null), { ...bound, what: 'opening a page' });
+      if (key === undefined) opened.spoiled = 'its context has an upstream proxy';
+      return opened;
+    } catch (err) {
+      await closeContext(context, launched);
+      throw err;
+    }
+  }
+
+  /**
+   * After a call: reset the page and keep it warm, or close its context; then give the slot back.
+   * Runs after `withPage` has resolved, so the reset does not add to the caller's latency.
+   */
+  async function recycle(warm: WarmPage, launched: Launched, callbackSettled: boolean): Promise<void> {
+    if (!callbackSettled) warm.spoiled ??= 'its call was abandoned while still using the page';
+    let reusable = false;
+    if (!closed && !launched.retired && launched.browser.isConnected()) {
+      try {
+        reusable = await bounded(resetWarmPage(warm), {
+          signal: launched.lost.signal,
+          timeoutMs: opts.operationTimeoutMs,
+          what: 'resetting a page',
+        });
+      } catch (err) {
+        log?.debug({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: page reset failed, closing its context');
+      }
+    }
+    if (reusable && !closed && !launched.retired) {
+      launched.warm.push(warm);
+      // Pages waiting for options nobody asks for any more make room for those in use.
+      while (launched.warm.length > opts.maxConcurrentPages) void closeContext(launched.warm.shift()!.context, launched);
+    } else {
+      if (warm.spoiled) log?.debug({ marker: launched.marker, reason: warm.spoiled }, 'browser-pool: not reusing a page');
+      await closeContext(warm.context, launched);
+    }
+  }
+
   async function withPage<T>(pageOptions: PageOptions, fn: (page: Page) => Promise<T>): Promise<T> {
     if (closed) throw closedError();
     const { signal } = pageOptions;
     const release = await slots.acquire(signal);
     clearTimeout(idleTimer);
     let launched: Launched | undefined;
-    let context: BrowserContext | undefined;
+    let warm: WarmPage | undefined;
+    let callbackSettled = false;
+    let handedOut = false;
     try {
       if (closed) throw closedError();
       // A browser retired and closed between its launch and this line cannot take the page.
@@ -561,40 +659,37 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         log?.info({ marker: launched.marker, pages: launched.pagesStarted }, 'browser-pool: retiring browser');
         retire(launched);
       }
-      const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
-      context = await bounded(launched.browser.newContext(contextOptionsFor(pageOptions, launched, proxyServer)), {
+      warm = await openPage(launched, pageOptions, pageSignal);
+      await bounded(useHeaders(warm, pageOptions.extraHTTPHeaders), {
         signal: pageSignal,
         timeoutMs: opts.operationTimeoutMs,
-        what: 'creating a context',
-        discard: (late) => void late.close().catch(noop),
+        what: 'setting the extra headers',
       });
       openPages++;
-      if (pageOptions.blockAds && opts.contentBlocker) {
-        await bounded(installContentBlocker(context, opts.contentBlocker), {
-          signal: pageSignal,
-          timeoutMs: opts.operationTimeoutMs,
-          what: 'installing the content blocker',
-        });
-      }
-      // Closing the context disposes of a page that arrives late.
-      const page = await bounded(context.newPage(), {
-        signal: pageSignal,
-        timeoutMs: opts.operationTimeoutMs,
-        what: 'opening a page',
-      });
+      handedOut = true;
       pagesServed++;
-      return await bounded(fn(page), { signal: pageSignal });
+      const work = fn(warm.page).finally(() => {
+        callbackSettled = true;
+      });
+      return await bounded(work, { signal: pageSignal });
     } finally {
-      if (context && launched) {
-        await closeContext(context, launched);
-        openPages--;
-      }
-      if (launched) {
-        launched.openContexts--;
-        if (launched.retired && launched.openContexts === 0) closeInBackground(launched);
-      }
-      release();
-      scheduleIdleClose();
+      // An abandoned call's page is no longer the caller's: recycle closes it.
+      if (handedOut) openPages--;
+      const done = launched;
+      const page = warm;
+      const task = (async () => {
+        if (page && done) await recycle(page, done, callbackSettled);
+        if (done) {
+          done.openContexts--;
+          if (done.retired && done.openContexts === 0) closeInBackground(done);
+        }
+        release();
+        scheduleIdleClose();
+      })();
+      recycling.add(task);
+      void task.finally(() => recycling.delete(task));
+      // Without a page there is nothing to reset: the slot is free before the call returns.
+      if (!page) await task;
     }
   }
 
@@ -605,6 +700,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       slots.rejectWaiting(closedError());
       await launching?.catch(noop);
       await Promise.all([...live].map(closeBrowser));
+      await Promise.all(recycling);
       await Promise.all(backgroundCloses);
     })();
     return closeAll;
@@ -618,7 +714,9 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       crashes,
       browsersOpen: live.size,
       pagesServed,
+      pagesReused,
       openPages,
+      warmPages: [...live].reduce((sum, launched) => sum + launched.warm.length, 0),
       slotsInUse: slots.inUse,
       slotsWaiting: slots.waiting,
     }),

@@ -57,7 +57,8 @@ export interface WorkerMetrics {
 /** The pool's figures: gauges for what is in use now, counters for what has happened so far. */
 const BROWSER_GAUGES: [string, keyof BrowserPoolStats, string][] = [
   ['trawl_browsers_open', 'browsersOpen', 'Browsers running now, retired ones finishing their last pages included'],
-  ['trawl_browser_contexts_open', 'openPages', 'Browser contexts open now (one per page)'],
+  ['trawl_browser_contexts_open', 'openPages', 'Browser pages in use now, each alone in its context'],
+  ['trawl_browser_warm_pages', 'warmPages', 'Reset browser pages kept warm for the next page with the same options'],
   ['trawl_browser_pages_in_use', 'slotsInUse', 'Browser page slots taken now (BROWSER_PAGES_PER_WORKER is the most)'],
   ['trawl_browser_pages_waiting', 'slotsWaiting', 'Pages queued for a browser page slot now'],
 ];
@@ -65,6 +66,7 @@ const BROWSER_COUNTERS: [string, keyof BrowserPoolStats, string][] = [
   ['trawl_browser_launches_total', 'launches', 'Browsers launched: the first, then relaunches after a crash, retirement or idle close'],
   ['trawl_browser_crashes_total', 'crashes', 'Browsers that disconnected without being closed'],
   ['trawl_browser_pages_served_total', 'pagesServed', 'Browser pages handed out'],
+  ['trawl_browser_pages_reused_total', 'pagesReused', 'Browser pages handed out warm: a reset page a previous call had used'],
 ];
 
 export function createWorkerMetrics(browser: Pick<BrowserPool, 'stats'>): WorkerMetrics {

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../contracts/scrape-options.js';
 import { deadlineSignal } from '../../lib/deadline-signal.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
-import type { BrowserPool, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
+import type { BrowserPool, CDPSession, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
@@ -27,11 +27,18 @@ import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
 
 /**
  * After `load`, client-side rendering usually fetches its data at once; the page counts as
- * settled once no request has been in flight for SETTLE_QUIET_MS. Long polls and beacons would
- * keep it busy forever, hence the cap.
+ * settled once no request has started or ended for SETTLE_QUIET_MS, and at least SETTLE_MIN_MS
+ * after `load`, so fetches a load handler or the next frames start are seen. The quiet time
+ * counts from the last network activity, not from `load`: a page whose document arrived a while
+ * before its load event has been quiet that long already. Long polls and beacons would keep it
+ * busy forever, hence the cap. (It was 250 ms of quiet after `load`, about half of a JavaScript
+ * scrape's time on the bench site; see bench/RESULTS.md.)
  */
-const SETTLE_QUIET_MS = 250;
+const SETTLE_QUIET_MS = 100;
+const SETTLE_MIN_MS = 50;
 const SETTLE_MAX_MS = 1_500;
+/** After an action: this long after it, and as long without network activity. */
+const ACTION_SETTLE_MS = 250;
 /**
  * `load` waits for every subresource, so one slow ad or analytics host could hold a scrape until
  * its timeout. Navigation waits for the DOM; `load` gets this long on top, then the settle runs.
@@ -139,14 +146,21 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 interface NetworkQuiet {
-  /** Resolves after `quietMs` with no request in flight, or after `maxMs` regardless. */
-  wait(quietMs: number, maxMs: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once no request is in flight and none started or ended for `quietMs`, and `minMs`
+   * have passed; or after `maxMs` regardless.
+   */
+  wait(quietMs: number, minMs: number, maxMs: number, signal: AbortSignal): Promise<void>;
 }
 
 function watchNetwork(page: Page): NetworkQuiet {
   let inFlight = 0;
+  let lastActivity = performance.now();
   const listeners = new Set<() => void>();
-  const changed = (): void => listeners.forEach((listener) => listener());
+  const changed = (): void => {
+    lastActivity = performance.now();
+    listeners.forEach((listener) => listener());
+  };
   page.on('request', () => {
     inFlight++;
     changed();
@@ -158,8 +172,9 @@ function watchNetwork(page: Page): NetworkQuiet {
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
   return {
-    wait: (quietMs, maxMs, signal) =>
+    wait: (quietMs, minMs, maxMs, signal) =>
       new Promise<void>((resolve, reject) => {
+        const earliest = performance.now() + minMs;
         let quietTimer: NodeJS.Timeout | undefined;
         const finish = (): void => {
           clearTimeout(quietTimer);
@@ -169,12 +184,12 @@ function watchNetwork(page: Page): NetworkQuiet {
         };
         const onChange = (): void => {
           clearTimeout(quietTimer);
-          if (inFlight === 0) {
-            quietTimer = setTimeout(() => {
-              finish();
-              resolve();
-            }, quietMs);
-          }
+          if (inFlight > 0) return;
+          const delay = Math.max(lastActivity + quietMs, earliest) - performance.now();
+          quietTimer = setTimeout(() => {
+            finish();
+            resolve();
+          }, Math.max(0, delay));
         };
         const onAbort = (): void => {
           finish();
@@ -234,14 +249,31 @@ async function pdfBytes(page: Page): Promise<Buffer> {
   return Buffer.from(base64, 'base64');
 }
 
+/**
+ * What `page.content()` returns, read with one CDP call in the page's main world: Playwright's
+ * content() first sets up its utility world and injected script in each new document, which
+ * cost about 3× as long on the bench site's pages. The page could fake what it returns, but it
+ * controls its own content anyway.
+ */
+const SERIALIZE_DOCUMENT =
+  "(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') + (document.documentElement ? document.documentElement.outerHTML : '')";
+
+async function serializeDocument(cdp: CDPSession): Promise<string> {
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression: SERIALIZE_DOCUMENT, returnByValue: true });
+  if (exceptionDetails || typeof result.value !== 'string') {
+    throw new Error(`Serializing the document failed: ${exceptionDetails?.exception?.description ?? exceptionDetails?.text ?? result.type}`);
+  }
+  return result.value;
+}
+
 /** The DOM, once more if a script navigates away while it is serialised. */
-async function documentHtml(page: Page, req: BrowserFetchRequest): Promise<string> {
+async function documentHtml(page: Page, cdp: CDPSession, req: BrowserFetchRequest): Promise<string> {
   try {
-    return await page.content();
+    return await serializeDocument(cdp);
   } catch (err) {
-    if (!/navigat|context was destroyed/i.test(messageOf(err))) throw err;
+    if (!/navigat|context was destroyed|Cannot find context/i.test(messageOf(err))) throw err;
     await page.waitForLoadState('load', { timeout: remainingMs(req) });
-    return page.content();
+    return serializeDocument(cdp);
   }
 }
 
@@ -284,11 +316,15 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
  * routes never see a redirect's next hop), so a refused URL is never contacted. Navigations a
  * script, a meta refresh or a click starts pass the same way.
  */
-async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<() => void> {
+interface NavigationGuard {
+  /** Throws the first refusal, if any. */
+  throwIfRefused(): void;
+}
+
+async function guardNavigations(cdp: CDPSession, req: BrowserFetchRequest): Promise<NavigationGuard> {
   const check = req.checkUrl;
-  if (!check) return () => undefined;
+  if (!check) return { throwIfRefused: () => undefined };
   let refused: unknown;
-  const cdp = await page.context().newCDPSession(page);
   const { frameTree } = await cdp.send('Page.getFrameTree');
   const mainFrame = frameTree.frame.id;
   const decide = async (requestId: string, frameId: string, url: string) => {
@@ -305,15 +341,34 @@ async function guardNavigations(page: Page, req: BrowserFetchRequest): Promise<(
     decide(event.requestId, event.frameId, event.request.url).catch(() => undefined);
   });
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
-  return () => {
-    if (refused) throw refused;
+  return {
+    throwIfRefused: () => {
+      if (refused) throw refused;
+    },
   };
 }
 
 async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const guard = await guardNavigations(cdp, req);
+    return await renderGuarded(page, cdp, req, signal, guard.throwIfRefused);
+  } finally {
+    // The pool hands this page to the next scrape: detaching ends the navigation guard's Fetch
+    // interception with the session. A closed page has nothing to detach.
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+async function renderGuarded(
+  page: Page,
+  cdp: CDPSession,
+  req: BrowserFetchRequest,
+  signal: AbortSignal,
+  throwIfRefused: () => void,
+): Promise<FetchedPage> {
   const network = watchNetwork(page);
   const documents = watchDocuments(page);
-  const throwIfRefused = await guardNavigations(page, req);
   let navigation: PageResponse | null;
   try {
     navigation = await page.goto(req.url, { waitUntil: 'domcontentloaded', timeout: remainingMs(req) });
@@ -327,7 +382,7 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
   if (navigation) await refuseBlocked(navigation);
   await loadOrGrace(page, req);
 
-  const settle = () => network.wait(SETTLE_QUIET_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
+  const settle = () => network.wait(SETTLE_QUIET_MS, SETTLE_MIN_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
   await Promise.all([
     settle(),
     // Counted from `load` like the settle, so a waitFor longer than the settle costs nothing extra.
@@ -339,12 +394,13 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
         page,
         signal,
         remainingMs: () => remainingMs(req),
-        // A click or key may fetch or navigate: the same settle as after load, then the new document's load.
+        // A click or key may fetch or navigate: a settle counted from the action, then the new
+        // document's load. Handlers often debounce, so the action gets the longer quiet window.
         settle: async () => {
-          await settle();
+          await network.wait(ACTION_SETTLE_MS, ACTION_SETTLE_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
           await loadOrGrace(page, req);
         },
-        html: () => documentHtml(page, req),
+        html: () => documentHtml(page, cdp, req),
       })
     : undefined;
 
@@ -357,7 +413,7 @@ async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal)
 
   const content: Pick<FetchedPage, 'html' | 'body'> = !isHtml(type)
     ? { body: type === 'application/pdf' ? await pdfBytes(page) : await response.body() }
-    : { html: await documentHtml(page, req) };
+    : { html: await documentHtml(page, cdp, req) };
 
   const screenshot = req.screenshot && (await takeScreenshot(page, req.screenshot, remainingMs(req)));
   return captured(page.url(), response, { ...content, screenshot, actions }, headers);

@@ -59,6 +59,17 @@ describe('fetchWithBrowser: content', () => {
     expect(page.html).toContain('Rendered after load: 42');
   });
 
+  it('waits for a fetch a timer starts shortly after load, though the network was quiet before it', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-after-load`));
+    expect(page.html).toContain('Rendered on a timer: 42');
+  });
+
+  it('returns the document with its doctype, as the scripts left it', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-after-load`));
+    expect(page.html).toMatch(/^<!DOCTYPE html><html><head>/);
+    expect(page.html).toMatch(/<\/html>$/);
+  });
+
   it('passes a 404 through with its page', async () => {
     const page = await fetchWithBrowser(pool, request(`${site.url}/missing`));
     expect(page.statusCode).toBe(404);

@@ -36,6 +36,10 @@ async function eventuallyNone(markerPrefix: string, withinMs = 5_000): Promise<C
   return left;
 }
 
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -64,7 +68,7 @@ async function visit(pool: BrowserPool, path: string): Promise<void> {
 describe('createBrowserPool', () => {
   it('launches lazily and never runs more pages at once than maxConcurrentPages', async () => {
     await withPool({ maxConcurrentPages: 2 }, async (pool) => {
-      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
+      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, pagesReused: 0, openPages: 0, warmPages: 0, slotsInUse: 0, slotsWaiting: 0 });
       let inside = 0;
       let peak = 0;
       let peakOpen = 0;
@@ -88,7 +92,20 @@ describe('createBrowserPool', () => {
       expect(peakOpen).toBe(2);
       expect(peakInUse).toBe(2);
       expect(peakWaiting).toBeGreaterThan(0);
-      expect(pool.stats()).toEqual({ launches: 1, crashes: 0, browsersOpen: 1, pagesServed: 6, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
+      // The last pages are reset after their calls return, each still holding its slot.
+      await until(() => pool.stats().slotsInUse === 0);
+      // Two pages, each reset and reused by the calls queued behind it.
+      expect(pool.stats()).toEqual({
+        launches: 1,
+        crashes: 0,
+        browsersOpen: 1,
+        pagesServed: 6,
+        pagesReused: 4,
+        openPages: 0,
+        warmPages: 2,
+        slotsInUse: 0,
+        slotsWaiting: 0,
+      });
     });
   });
 
@@ -290,7 +307,7 @@ describe('createBrowserPool', () => {
       expect(err).toBeInstanceOf(TrawlError);
       expect((err as TrawlError).code).toBe('SERVICE_UNAVAILABLE');
       expect((err as TrawlError).retryable).toBe(true);
-      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, openPages: 0, slotsInUse: 0, slotsWaiting: 0 });
+      expect(pool.stats()).toEqual({ launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, pagesReused: 0, openPages: 0, warmPages: 0, slotsInUse: 0, slotsWaiting: 0 });
     });
   });
 });

@@ -60,6 +60,19 @@ const routes: Record<string, Handler> = {
         }));</script>`,
       ),
     ),
+  // The fetch starts on a timer a little after `load`, when the network has long been quiet.
+  '/js-timer-after-load': (_req, res) =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      html(
+        '<div id="root">loading</div>',
+        `<script>addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.json()).then((d) => {
+          document.getElementById('root').innerHTML = '<p id="data">Rendered on a timer: ' + d.value + '</p>';
+        }), 30));</script>`,
+      ),
+    ),
   '/api/data': (_req, res) => {
     setTimeout(() => send(res, 200, 'application/json', JSON.stringify({ value: 42 })), 300);
   },
@@ -139,6 +152,9 @@ const routes: Record<string, Handler> = {
   '/ads/banner.png': (_req, res) => send(res, 200, 'image/png', PNG_BYTES),
   '/ads/tracker.js': (_req, res) => send(res, 200, 'text/javascript', 'window.tracked = true;'),
   '/plain': (_req, res) => send(res, 200, 'text/html', html('<h1>plain page</h1>')),
+  // Cacheable for an hour, and different for each x-custom header: what a shared HTTP cache would leak.
+  '/cacheable': (req, res) =>
+    send(res, 200, 'text/plain', `for ${String(req.headers['x-custom'] ?? 'nobody')}`, { 'cache-control': 'max-age=3600' }),
 };
 
 function handler(requests: SeenRequest[]): Handler {

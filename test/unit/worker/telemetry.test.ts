@@ -26,7 +26,7 @@ async function fakeTemporalExporter(body: string): Promise<number> {
 }
 
 function pool() {
-  const stats: BrowserPoolStats = { launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, openPages: 0, slotsInUse: 0, slotsWaiting: 0 };
+  const stats: BrowserPoolStats = { launches: 0, crashes: 0, browsersOpen: 0, pagesServed: 0, pagesReused: 0, openPages: 0, warmPages: 0, slotsInUse: 0, slotsWaiting: 0 };
   return { stats, browser: { stats: () => ({ ...stats }) } };
 }
 
