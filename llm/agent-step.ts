@@ -9,10 +9,18 @@ import type { ModelClient } from './model-client.js';
 /** Tools that fetch, each an activity over what Trawl already does. */
 export type FetchTool = 'search' | 'map' | 'scrape' | 'extract';
 
+/**
+ * What a fetching tool was asked, as the model gave it: `query` for search, `url` for the others,
+ * and `prompt` for extract. The same object goes to the tool, the transcript and the trace.
+ */
+export interface ToolParameters {
+  url?: string;
+  query?: string;
+  prompt?: string;
+}
+
 export type AgentAction = (
-  | { tool: 'search'; query: string }
-  | { tool: 'map' | 'scrape'; url: string }
-  | { tool: 'extract'; url: string; prompt: string }
+  | { tool: FetchTool; parameters: ToolParameters }
   | { tool: 'spawn_subagent'; task: string }
   | { tool: 'wait_for_subagents' }
   | { tool: 'finish'; result: unknown }
@@ -114,12 +122,12 @@ function toAction(o: Record<string, unknown>): AgentAction {
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
   switch (o.tool) {
     case 'search':
-      return { tool: 'search', query: text(o.query) };
+      return { tool: 'search', parameters: { query: text(o.query) } };
     case 'map':
     case 'scrape':
-      return { tool: o.tool, url: text(o.url) };
+      return { tool: o.tool, parameters: { url: text(o.url) } };
     case 'extract':
-      return { tool: 'extract', url: text(o.url), prompt: text(o.prompt) };
+      return { tool: 'extract', parameters: { url: text(o.url), prompt: text(o.prompt) } };
     case 'spawn_subagent':
       return { tool: 'spawn_subagent', task: text(o.task) };
     case 'wait_for_subagents':

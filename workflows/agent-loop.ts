@@ -169,22 +169,14 @@ export class AgentLoop {
   }
 
   private async fetchTool(step: number, decision: Extract<AgentDecision, { tool: FetchTool }>): Promise<void> {
-    const parameters: Record<string, unknown> =
-      decision.tool === 'search' ? { query: decision.query } : decision.tool === 'extract' ? { url: decision.url, prompt: decision.prompt } : { url: decision.url };
+    const { parameters } = decision;
     const toolCallId = this.toolCallId(step);
     this.trace.emit('tool_call.started', { toolCallId, toolName: decision.tool, parameters });
     this.details(`Step ${step}: ${decision.tool} ${JSON.stringify(parameters)}`);
-    const call: AgentToolInput = {
-      ...this.input,
-      step,
-      tool: decision.tool,
-      ...(decision.tool === 'search' ? { query: decision.query } : { url: decision.url }),
-      ...(decision.tool === 'extract' && { extractPrompt: decision.prompt }),
-    };
-    const result = await agentTool(call);
+    const result = await agentTool({ ...this.input, step, tool: decision.tool, parameters });
     this.creditsUsed += result.credits;
     this.trace.emit('tool_call.finished', { toolCallId, toolName: decision.tool, result: result.summary, creditsUsed: result.credits });
-    this.onAction({ agent: this.input.agentKey || 'main', step, tool: decision.tool, parameters, result: result.summary, creditsUsed: result.credits });
+    this.onAction({ agent: this.input.agentKey || 'main', step, tool: decision.tool, parameters: { ...parameters }, result: result.summary, creditsUsed: result.credits });
   }
 
   /** The next tool would pass the budget: first let running sub-agents give back what they did not use. */

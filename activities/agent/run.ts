@@ -19,7 +19,7 @@ import {
 } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
 import { toApplicationFailure } from '../../lib/errors.js';
-import { decideNextAction, type FetchTool } from '../../llm/agent-step.js';
+import { decideNextAction, type FetchTool, type ToolParameters } from '../../llm/agent-step.js';
 import { validatorFor, type JsonSchema } from '../../llm/json-schema.js';
 import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
@@ -56,9 +56,7 @@ export interface AgentStepInput extends AgentTask, AgentRef {
 }
 
 export type AgentDecision = (
-  | { tool: 'search'; query: string }
-  | { tool: 'map' | 'scrape'; url: string }
-  | { tool: 'extract'; url: string; prompt: string }
+  | { tool: FetchTool; parameters: ToolParameters }
   | { tool: 'spawn_subagent'; task: string }
   | { tool: 'wait_for_subagents' }
   | { tool: 'finish'; accepted: true; snapshotId: string }
@@ -69,10 +67,7 @@ export type AgentDecision = (
 export interface AgentToolInput extends AgentTask, AgentRef {
   step: number;
   tool: FetchTool;
-  url?: string;
-  query?: string;
-  /** extract: what to pull out of the page (`prompt` is the run's task). */
-  extractPrompt?: string;
+  parameters: ToolParameters;
 }
 
 export interface AgentToolResult {
@@ -103,11 +98,6 @@ const MODEL_TIMEOUT_MS = 120_000;
 /** Snapshot ids are path segments: the agent key's dots become underscores. */
 export function snapshotIdFor(agentKey: AgentKey, kind: 'result' | 'partial', step: number): string {
   return agentKey ? `agent-${agentKey.replaceAll('.', '_')}-${kind}-${step}` : `${kind}-${step}`;
-}
-
-function parametersOf(input: AgentToolInput): Record<string, unknown> {
-  if (input.tool === 'search') return { query: input.query };
-  return input.tool === 'extract' ? { url: input.url, prompt: input.extractPrompt } : { url: input.url };
 }
 
 export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLookup) {
@@ -165,16 +155,17 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
     async agentTool(input: AgentToolInput): Promise<AgentToolResult> {
       return failures(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
-          const step = { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: parametersOf(input) };
-          if (input.strictConstrainToURLs && input.tool !== 'search' && !allowedUrl(input.url ?? '', input.urls)) {
-            const refusal = `Refused: ${input.url} is outside the URLs this run may visit (strictConstrainToURLs). Use only ${input.urls.join(', ')}.`;
+          const { parameters } = input;
+          const step = { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: { ...parameters } };
+          if (input.strictConstrainToURLs && input.tool !== 'search' && !allowedUrl(parameters.url ?? '', input.urls)) {
+            const refusal = `Refused: ${parameters.url} is outside the URLs this run may visit (strictConstrainToURLs). Use only ${input.urls.join(', ')}.`;
             await saveAgentStep(deps.db, { ...step, result: refusal });
             return { credits: 0, summary: 'refused: outside the allowed URLs' };
           }
           let outcome;
           try {
-            const { runId, teamId, tool, url, query, extractPrompt, threatProtection } = input;
-            outcome = await runTool({ runId, teamId, tool, url, query, prompt: extractPrompt, threatProtection, signal });
+            const { runId, teamId, tool, threatProtection } = input;
+            outcome = await runTool({ runId, teamId, tool, ...parameters, threatProtection, signal });
           } catch (err) {
             if (signal.aborted) throw err;
             // A tool that fails is a result the model can work around, not the run's failure.

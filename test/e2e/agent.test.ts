@@ -240,13 +240,18 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
     model.reset();
     model.scriptFor('Task: Top level', say({ tool: 'spawn_subagent', task: 'Level one' }), say({ tool: 'finish', result: { products: [] } }, 1_500));
     model.scriptFor('Task: Level one', say({ tool: 'spawn_subagent', task: 'Level two' }), say({ tool: 'finish', result: {} }, 6_000));
-    model.scriptFor('Task: Level two', say({ tool: 'finish', result: {} }, 6_000));
+    // At the depth limit: not offered spawn_subagent, and refused when it asks anyway.
+    model.scriptFor('Task: Level two', say({ tool: 'spawn_subagent', task: 'Level three' }), say({ tool: 'finish', result: {} }, 6_000));
     const started = await api('/v2/agent', { body: { prompt: 'Top level', schema: SCHEMA } });
     expect(await finished(started.body.id)).toMatchObject({ status: 'completed' });
     const { events } = await traceOf(started.body.id);
     const ends = events.filter((e) => e.type === 'agent.finished');
     expect(ends.map((e) => e.agent.id).sort()).toEqual([`${started.body.id}/1`, `${started.body.id}/1.1`]);
     for (const end of ends) expect(end).toMatchObject({ outcome: 'cancelled', error: { code: 'parent_finished' } });
+    const levelTwo = model.requests.filter((r) => r.messages.at(-1)!.content!.includes('Task: Level two'));
+    expect(levelTwo[0]!.messages[0]!.content).not.toContain('spawn_subagent');
+    expect(levelTwo[1]!.messages.at(-1)!.content).toContain('Refused: no more helpers');
+    expect(model.requests.some((r) => r.messages.at(-1)!.content!.includes('Task: Level three'))).toBe(false);
   });
 
   it('gives a sub-agent a share of maxCredits, so the run never passes its cap', async () => {
