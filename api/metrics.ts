@@ -8,7 +8,8 @@ import { Router as createRouter } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { recordRefusal } from '../db/repositories/refusals.js';
+import { recordRefusals } from '../db/repositories/refusals.js';
+import { coalescedWrites } from '../lib/coalesced-writes.js';
 import type { JobKind } from '../db/schema.js';
 import { httpError } from './errors.js';
 
@@ -78,6 +79,12 @@ export function createApiMetrics(db: Db): ApiMetrics {
     },
   });
 
+  // Per team too, for the dashboard; a flood of 429s folds into a few upserts.
+  const countRefusal = coalescedWrites((key, count) => {
+    const [teamId, code] = key.split('\u0000') as [string, string];
+    return recordRefusals(db, teamId, code, count);
+  });
+
   const middleware: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -88,9 +95,8 @@ export function createApiMetrics(db: Db): ApiMetrics {
       const code = res.locals.errorCode as string | undefined;
       if (code && REFUSALS.has(code)) {
         refusals.inc({ code, route });
-        // Per team too, for the dashboard; not awaited: the answer is already sent.
         const teamId = (res.locals.auth as { teamId?: string } | undefined)?.teamId;
-        if (teamId) recordRefusal(db, teamId, code).catch(() => undefined);
+        if (teamId) countRefusal(`${teamId}\u0000${code}`);
       }
     });
     next();

@@ -23,13 +23,23 @@ export function authOf(res: Response): AuthContext {
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 /**
- * Records that a key was used, when its stored time is older than the granularity. Not awaited
- * by the request: a lost update only makes "last used" a minute older.
+ * Records that a key was used, at most once per granularity and process: the stored time says
+ * whether it is due, and this process's own note stops a burst of requests that all read the
+ * same stale time from each sending its update. Not awaited by the request: a lost update only
+ * makes "last used" a minute older.
  */
-export function noteKeyUse(db: Db, owner: KeyOwner, onError: (err: unknown) => void = () => undefined): void {
-  if (owner.lastUsedAt && Date.now() - owner.lastUsedAt.getTime() < LAST_USED_GRANULARITY_MS) return;
-  touchApiKey(db, owner.keyId).catch(onError);
+export function keyUseNoter(touch: (db: Db, keyId: string) => Promise<void>) {
+  const touched = new Map<string, number>();
+  return (db: Db, owner: KeyOwner, onError: (err: unknown) => void = () => undefined): void => {
+    const now = Date.now();
+    const last = Math.max(owner.lastUsedAt?.getTime() ?? 0, touched.get(owner.keyId) ?? 0);
+    if (now - last < LAST_USED_GRANULARITY_MS) return;
+    touched.set(owner.keyId, now);
+    touch(db, owner.keyId).catch(onError);
+  };
 }
+
+export const noteKeyUse = keyUseNoter(touchApiKey);
 
 export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHandler {
   if (deps.mode === 'none') {

@@ -2,11 +2,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
 
-export async function recordRefusal(db: Db, teamId: string, code: string): Promise<void> {
+export async function recordRefusals(db: Db, teamId: string, code: string, count: number): Promise<void> {
   await db
     .insertInto('team_refusals')
-    .values({ team_id: teamId, day: sql<string>`(now() at time zone 'UTC')::date`, code, count: 1 })
-    .onConflict((oc) => oc.columns(['team_id', 'day', 'code']).doUpdateSet({ count: sql`team_refusals.count + 1` }))
+    .values({ team_id: teamId, day: sql<string>`(now() at time zone 'UTC')::date`, code, count })
+    .onConflict((oc) => oc.columns(['team_id', 'day', 'code']).doUpdateSet({ count: sql`team_refusals.count + ${count}` }))
     .execute();
 }
 
