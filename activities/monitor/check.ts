@@ -30,7 +30,7 @@ import { readTeamStanding } from '../../db/repositories/usage.js';
 import type { MonitorCheckStatus } from '../../db/schema.js';
 import { creditsLeft } from '../../lib/credits.js';
 import { comparePages, summarize, type ComparedPage } from '../../lib/monitor/check-pages.js';
-import { creditsPerCheck, type SearchPlan, type StoredTarget } from '../../lib/monitor/plan.js';
+import { creditsPerCheck, emailNotificationOf, type SearchPlan, type StoredTarget } from '../../lib/monitor/plan.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { judgeChange, type MonitorJudgment } from '../../llm/monitor-judge.js';
 import type { ChangeDetection } from '../../contracts/change-detection.js';
@@ -125,9 +125,7 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
       });
       if (!begun) return { status: 'deleted', jobs: [], searches: [] };
       const webhook = (monitor.webhook as unknown as WebhookConfig | null) ?? undefined;
-      const emailSettings = (monitor.notification as { email?: { enabled?: boolean; recipients?: string[] } } | null)?.email;
-      const email = Boolean(emailSettings && emailSettings.enabled !== false && emailSettings.recipients?.length);
-      const base = { status: begun.status, teamId: monitor.team_id, webhook, email };
+      const base = { status: begun.status, teamId: monitor.team_id, webhook, email: emailNotificationOf(monitor.notification) !== undefined };
       if (begun.status !== 'running') return { ...base, jobs: [], searches: [] };
 
       const jobs: CheckJob[] = [];

@@ -7,13 +7,8 @@
  */
 import { findCheck, findMonitor, listCheckPages } from '../../db/repositories/monitors.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
+import { emailNotificationOf } from '../../lib/monitor/plan.js';
 import type { ActivityDeps } from '../deps.js';
-
-interface EmailSettings {
-  enabled?: boolean;
-  recipients?: string[];
-  includeDiffs?: boolean;
-}
 
 /** Pages listed in one email; the rest are counted. */
 const MAX_LISTED = 50;
@@ -23,9 +18,9 @@ export function createMonitorEmailActivity(deps: ActivityDeps) {
   return async function sendMonitorEmail(input: { monitorId: string; checkId: string }): Promise<{ sent: boolean }> {
     if (!deps.mailer) throw new NonRetryablePageError('UNSUPPORTED_OPTION', 'This worker has no SMTP_URL for email notifications');
     const monitor = await findMonitor(deps.db, input.monitorId);
-    const email = (monitor?.notification as { email?: EmailSettings } | null)?.email;
-    const check = monitor && (await findCheck(deps.db, monitor.id, input.checkId));
-    if (!monitor || !check || !email || email.enabled === false || !email.recipients?.length) return { sent: false };
+    const email = emailNotificationOf(monitor?.notification);
+    const check = monitor && email && (await findCheck(deps.db, monitor.id, input.checkId));
+    if (!monitor || !email || !check) return { sent: false };
     const summary = check.summary;
     const found = (['changed', 'new', 'removed'] as const).filter((s) => (summary[s] ?? 0) > 0);
     if (found.length === 0) return { sent: false };

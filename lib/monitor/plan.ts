@@ -74,3 +74,15 @@ export function creditsPerCheck(plans: readonly TargetPlan[]): number {
     return sum + (p.kind === 'crawl' ? p.crawler.limit : p.pages.length) * creditsPerPage(p.scrapeOptions);
   }, 0);
 }
+
+/** A monitor's stored `notification.email`, when it is on and has someone to write to. */
+export interface EmailNotification {
+  recipients: string[];
+  includeDiffs: boolean;
+}
+
+export function emailNotificationOf(notification: unknown): EmailNotification | undefined {
+  const email = (notification as { email?: { enabled?: boolean; recipients?: string[]; includeDiffs?: boolean } } | null)?.email;
+  if (!email || email.enabled === false || !email.recipients?.length) return undefined;
+  return { recipients: email.recipients, includeDiffs: email.includeDiffs === true };
+}
