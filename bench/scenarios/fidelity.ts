@@ -19,9 +19,9 @@ const MAIN_CONTENT: TransformOptions = {
   want: { markdown: true, html: false, rawHtml: false, links: false, images: false },
 };
 
-export const trawlText = (page: Pick<FidelityPage, 'html' | 'url'>) => markdownText(transformHtml(page.html, page.url, MAIN_CONTENT).markdown ?? '');
+const trawlMarkdown = (page: Pick<FidelityPage, 'html' | 'url'>) => transformHtml(page.html, page.url, MAIN_CONTENT).markdown ?? '';
 /** The article body alone: our markdown opens with the title heading, which the benchmarks' bodies leave out. */
-const trawlBody = (page: FidelityPage) => markdownText((transformHtml(page.html, page.url, MAIN_CONTENT).markdown ?? '').replace(/^# .*\n+/, ''));
+const withoutTitle = (markdown: string) => markdown.replace(/^# .*\n+/, '');
 
 function readabilityText(page: Pick<FidelityPage, 'html'>): string {
   const { document } = parseHTML(page.html);
@@ -32,10 +32,16 @@ function readabilityText(page: Pick<FidelityPage, 'html'>): string {
   }
 }
 
-function score(pages: readonly FidelityPage[], extract: (p: FidelityPage) => string) {
+/** One side's output for every page, timed on its own (scoring is not part of the time). */
+function extractAll<T>(pages: readonly FidelityPage[], extract: (p: FidelityPage) => T) {
   const t0 = performance.now();
-  const matches: Match[] = pages.map((p) => shingleMatch(p.truth, extract(p)));
-  return { ...fidelity(matches), msPerPage: (performance.now() - t0) / pages.length, matches };
+  const out = pages.map(extract);
+  return { out, msPerPage: (performance.now() - t0) / pages.length };
+}
+
+function score(pages: readonly FidelityPage[], texts: readonly string[]) {
+  const matches: Match[] = pages.map((p, i) => shingleMatch(p.truth, texts[i]!));
+  return { ...fidelity(matches), matches };
 }
 
 export const fidelityScenario: Scenario = {
@@ -53,11 +59,13 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
     ['held-out', heldOutSet()],
     ['dev', developmentSet()],
   ] as const) {
-    const ours = score(pages, trawlText);
-    const peer = score(pages, readabilityText);
+    const markdown = extractAll(pages, trawlMarkdown);
+    const readability = extractAll(pages, readabilityText);
+    const ours = { ...score(pages, markdown.out.map(markdownText)), msPerPage: markdown.msPerPage };
+    const body = score(pages, markdown.out.map((md) => markdownText(withoutTitle(md))));
+    const peer = { ...score(pages, readability.out), msPerPage: readability.msPerPage };
     settings.log(`  ${set}: ours F1 ${ours.f1.toFixed(3)}, Readability.js ${peer.f1.toFixed(3)} over ${pages.length} pages`);
     const heldOut = set === 'held-out';
-    const body = score(pages, trawlBody);
     row(`${set}: ours F1`, ours.f1, '', heldOut ? { text: '≥ 0.95', ok: (m) => m >= 0.95 } : undefined);
     row(`${set}: ours F1, body without the title heading`, body.f1, '');
     row(`${set}: ours precision`, ours.precision, '');
@@ -70,7 +78,7 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
     notes.push(`${set}: ${pages.length} pages; ours ${fmt(ours)} against Readability.js ${fmt(peer)}; our five worst pages: ${worst(pages, ours.matches)}`);
   }
   const snippets = snippetSet();
-  const ours = snippetScore(snippets.map((p) => ({ ...p, text: trawlText(p) })));
+  const ours = snippetScore(snippets.map((p) => ({ ...p, text: markdownText(trawlMarkdown(p)) })));
   const peer = snippetScore(snippets.map((p) => ({ ...p, text: readabilityText(p) })));
   row('snippets: ours article kept', ours.kept, '');
   row('snippets: ours boilerplate dropped', ours.dropped, '');
