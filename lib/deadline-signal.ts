@@ -10,17 +10,18 @@ export interface DeadlineSignal {
   clear(): void;
 }
 
-export function deadlineSignal(parent: AbortSignal, ms: number): DeadlineSignal {
+/** `parent` may be absent: then only the deadline aborts it. */
+export function deadlineSignal(parent: AbortSignal | undefined, ms: number): DeadlineSignal {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(parent.reason);
-  if (parent.aborted) onAbort();
-  else parent.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new DOMException('The deadline passed', 'TimeoutError')), Math.max(0, ms));
   return {
     signal: controller.signal,
     clear: () => {
       clearTimeout(timer);
-      parent.removeEventListener('abort', onAbort);
+      parent?.removeEventListener('abort', onAbort);
     },
   };
 }

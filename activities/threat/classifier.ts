@@ -83,7 +83,7 @@ function builtinClassifier(files: string[]): RiskClassifier {
 
 async function postJson(url: string, body: unknown, signal?: AbortSignal, method = 'POST'): Promise<unknown> {
   let response: Response;
-  const bounded = deadlineSignal(signal ?? new AbortController().signal, HTTP_TIMEOUT_MS);
+  const bounded = deadlineSignal(signal, HTTP_TIMEOUT_MS);
   try {
     response = await fetch(url, {
       method,

@@ -3,7 +3,7 @@ import { deadlineSignal } from '../../../lib/deadline-signal.js';
 
 describe('deadlineSignal', () => {
   it('aborts at its deadline even when nothing else holds it, with a TimeoutError', async () => {
-    const { signal, clear } = deadlineSignal(new AbortController().signal, 50);
+    const { signal, clear } = deadlineSignal(undefined, 50);
     // Pressure on the collector: a timeout signal held only weakly could vanish here.
     (globalThis as { gc?: () => void }).gc?.();
     await new Promise((r) => setTimeout(r, 120));
