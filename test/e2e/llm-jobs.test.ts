@@ -319,4 +319,35 @@ describe('monitor goal judging', () => {
       await site.close();
     }
   });
+
+  it('judges a search target\'s new results on their title and description', async () => {
+    const site = await startMonitorSite();
+    try {
+      // The stack searches the team's own pages: scraping one puts it in the index.
+      site.set('/launch', '<h1>Quokka launch notes</h1><p>The quokka release is out today.</p>');
+      expect((await api('/v2/scrape', { body: { url: site.url('/launch') } })).status).toBe(200);
+      const created = await api('/v2/monitor', {
+        body: { name: 'Launches', schedule: { text: 'hourly' }, goal: 'Tell me about quokka releases', targets: [{ type: 'search', queries: ['quokka'] }] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id = created.body.data.id;
+      const verdict = { meaningful: true, confidence: 'high', reason: 'A release was announced.', meaningfulChanges: [] };
+      model.scriptFor('Goal of the monitor: Tell me about quokka releases', { content: JSON.stringify(verdict) });
+      const asked = model.requests.length;
+      const run = await api(`/v2/monitor/${id}/run`, { method: 'POST' });
+      let check: any;
+      for (;;) {
+        check = (await api(`/v2/monitor/${id}/checks/${run.body.data.id}`)).body.data;
+        if (!['queued', 'running'].includes(check.status)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(check.pages).toEqual([expect.objectContaining({ url: site.url('/launch'), status: 'new', judgment: verdict })]);
+      const prompt = model.requests.slice(asked).map((r) => r.messages.at(-1)?.content ?? '').find((c) => c.includes('Goal of the monitor'));
+      // The result's title and description, which only the search snippet carries (nothing was scraped).
+      expect(prompt).toContain('The quokka release is out today');
+      await api(`/v2/monitor/${id}`, { method: 'DELETE' });
+    } finally {
+      await site.close();
+    }
+  });
 });
