@@ -3,7 +3,8 @@
  * the envelope `{ success: false, error, code?, details? }`.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { TrawlError, type ErrorCode } from '../lib/errors.js';
@@ -143,4 +144,25 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       error: `An unexpected error occurred. Please contact support with this exception ID: ${errorId}`,
     });
   };
+}
+
+const PARSER_REFUSALS: Readonly<Record<string, { status: number; error: string }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'Request Header Fields Too Large: the request line and headers must fit in 16 KB' },
+  HPE_URI_TOO_LONG: { status: 414, error: 'URI Too Long' },
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
+ * 16 KB, malformed HTTP) get the JSON error envelope too, instead of Node's bare status line.
+ */
+export function answerParserErrorsWithEnvelope(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // A response already under way on this socket cannot be replaced by another.
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy(err);
+    const { status, error } = PARSER_REFUSALS[err.code ?? ''] ?? { status: 400, error: 'Bad Request: malformed HTTP request' };
+    const body = JSON.stringify({ success: false, code: 'BAD_REQUEST', error });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

@@ -6,6 +6,7 @@ import { createLogger } from '../lib/log.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createApp } from './app.js';
 import type { AppDeps } from './deps.js';
+import { answerParserErrorsWithEnvelope } from './errors.js';
 import { attachJobWebSocket } from './job-websocket.js';
 import { listenForStoredScrapes } from './stored-scrapes.js';
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.api.port, config.api.host, () => {
     log.info({ url: `http://${config.api.host}:${config.api.port}` }, 'api: listening');
   });
+  answerParserErrorsWithEnvelope(server);
   server.on('error', (err) => {
     console.error(err);
     process.exit(1);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/deps.js';
+import { answerParserErrorsWithEnvelope } from '../../api/errors.js';
 import { createLogger } from '../../lib/log.js';
 
 export interface InProcessApp {
@@ -21,6 +22,7 @@ export async function serveApp(deps: Pick<AppDeps, 'db' | 'config'> & Partial<Ap
       ...deps,
     }),
   );
+  answerParserErrorsWithEnvelope(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
