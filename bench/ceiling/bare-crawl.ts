@@ -7,21 +7,18 @@
  *
  *   node --import tsx bench/ceiling/bare-crawl.ts <static|js> <startUrl> <maxPages> <concurrency>
  *
- * For the js variant the browser pool is the worker's (behind the guard proxy, as the worker
- * runs it) with `concurrency` page slots. Prints the same BENCH_RESULT line as the peers.
+ * For the js variant the browser is the worker's (bench/trawl/worker-browser.ts: the guard proxy
+ * and the content blocker, as the worker runs them) with `concurrency` page slots. Prints the same BENCH_RESULT line as the peers.
  */
-import { createBrowserPool } from '../../browser/browser-pool.js';
 import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { frontierKey } from '../../activities/site/discover.js';
 import { createScope } from '../../lib/crawl/scope.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
-import { addressPolicyFor } from '../../scraper/net/address-policy.js';
-import { startGuardProxy } from '../../scraper/net/guard-proxy.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
-import { CHROMIUM_PATH } from '../peer/chromium-flags.js';
 import { PEER_RESULT_PREFIX, type PeerResult } from '../peer/peer-result.js';
 import { treeCpuSeconds } from '../process-stats.js';
+import { startWorkerBrowser } from '../trawl/worker-browser.js';
 
 async function main(): Promise<void> {
   const [variant, startUrl, maxPagesArg, concurrencyArg] = process.argv.slice(2);
@@ -47,8 +44,8 @@ async function main(): Promise<void> {
   };
   const options = scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 });
   const outputs = resolveOutputs(options.formats);
-  const guard = await startGuardProxy({ policy: addressPolicyFor(true) });
-  const browser = createBrowserPool({ executablePath: CHROMIUM_PATH, proxyServer: guard.url, maxConcurrentPages: concurrency });
+  const worker = await startWorkerBrowser({ maxConcurrentPages: concurrency });
+  const { browser } = worker;
   const scope = createScope(crawler);
 
   const seen = new Set<string>([frontierKey(startUrl, crawler)]);
@@ -100,8 +97,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - startedAt) / 1000;
   const result: PeerResult = { pages, seconds, markdownBytes, cpuSeconds: treeCpuSeconds(process.pid) - cpuBefore };
-  await browser.close();
-  await guard.close();
+  await worker.close();
   console.log(`${PEER_RESULT_PREFIX}${JSON.stringify(result)}`);
 }
 

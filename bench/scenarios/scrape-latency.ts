@@ -1,24 +1,22 @@
 /**
  * Latency of single scrapes: sequential POST /v2/scrape calls, each for a different page of the
  * site, against the same scrapes done in the bench process with the worker's own code (scrapeUrl:
- * fetch, engine choice, our conversion; for JS pages a browser pool behind the guard proxy, as the
- * worker has). The difference is what the service adds: HTTP to the API, the job row, the
- * Temporal workflow and activity, storing and reading back the Document.
+ * fetch, engine choice, our conversion; for JS pages the worker's browser set-up, its guard proxy
+ * and content blocker included: bench/trawl/worker-browser.ts). The difference is what the service
+ * adds: HTTP to the API, the job row, the Temporal workflow and activity, storing and reading back
+ * the Document.
  */
 import { loadavg } from 'node:os';
 import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
-import { addressPolicyFor } from '../../scraper/net/address-policy.js';
-import { startGuardProxy } from '../../scraper/net/guard-proxy.js';
-import { createBrowserPool } from '../../browser/browser-pool.js';
-import { CHROMIUM_PATH } from '../peer/chromium-flags.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import type { SiteVariant } from '../site/article.js';
 import { startBenchSite } from '../site/server.js';
 import { percentile } from '../stats.js';
 import { scrape } from '../trawl/api-client.js';
 import { startBenchStack } from '../trawl/bench-stack.js';
+import { startWorkerBrowser } from '../trawl/worker-browser.js';
 import { describeTimelines, scrapeTimeline } from '../trawl/scrape-timeline.js';
 import { stackProfiler } from './profiling.js';
 
@@ -51,8 +49,8 @@ async function run(settings: BenchSettings, spec: ScrapeLatency): Promise<Scenar
   const bench = await startBenchStack({ env: profiler.env });
   const workerPid = bench.stack.workers[0]!.pid;
   const apiPid = bench.apiPid();
-  const guard = await startGuardProxy({ policy: addressPolicyFor(true) });
-  const browser = createBrowserPool({ executablePath: CHROMIUM_PATH, proxyServer: guard.url });
+  const worker = await startWorkerBrowser();
+  const { browser } = worker;
   const options = scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 });
   const url = (i: number) => site.url(variant, 1 + (i % (pages - 1)));
 
@@ -115,8 +113,7 @@ async function run(settings: BenchSettings, spec: ScrapeLatency): Promise<Scenar
     settings.log(bench.tail());
     throw err;
   } finally {
-    await browser.close();
-    await guard.close();
+    await worker.close();
     await bench.stop();
     await site.close();
   }
