@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
-import { horizontalOverflow, launchBrowser, signInWithForm, watchedContext, WIDTHS, type WatchedContext } from '../helpers/dashboard-browser.js';
+import { horizontalOverflow, launchBrowser, signInWithForm, submitAndLoad, watchedContext, WIDTHS, type WatchedContext } from '../helpers/dashboard-browser.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 
@@ -76,6 +76,8 @@ describe.each(WIDTHS)('the dashboard at $width px', (width) => {
       // /broken fails three times over ~3 s before the crawl can end, so the page opens on a running crawl.
       await expect(page.getByTestId('progress').getAttribute('data-live')).resolves.toBe(`/dashboard/jobs/${started.id}/status.json`);
       await expect.poll(() => page.locator('[data-field="status"]').innerText(), { timeout: 90_000, interval: 500 }).toBe('completed');
+      // The page's own script reloaded it when the crawl ended; the reload finishes before the next step.
+      await page.waitForLoadState('load');
       const status = await firecrawl.getCrawlStatus(started.id);
       expect(status.status).toBe('completed');
       expect(await page.locator('[data-field="completed"]').innerText()).toBe(String(status.completed));
@@ -113,7 +115,7 @@ describe.each(WIDTHS)('the dashboard at $width px', (width) => {
       // A plan with no credits left: the SDK gets 402, and the refusal is counted.
       await page.getByLabel('Credits per month').fill(String(spent));
       await page.getByLabel('Concurrent pages').fill('3');
-      await Promise.all([page.waitForURL(teamUrl), page.getByRole('button', { name: 'Save plan' }).click()]);
+      await submitAndLoad(page, () => page.getByRole('button', { name: 'Save plan' }).click());
       await expect(page.locator('.flash').innerText()).resolves.toContain('Plan saved');
       expect(await page.getByTestId('credits-left').innerText()).toBe('0');
       await expect(firecrawl.scrape(site.url('/docs/b'))).rejects.toMatchObject({ status: 402 });
@@ -127,7 +129,7 @@ describe.each(WIDTHS)('the dashboard at $width px', (width) => {
       expect(await page.getByLabel('Concurrent pages').inputValue()).toBe('3');
 
       // Revoke the key: the SDK gets 401.
-      await Promise.all([page.waitForURL(teamUrl), page.locator(`tr[data-key="${prefix}"] button`, { hasText: 'Revoke' }).click()]);
+      await submitAndLoad(page, () => page.locator(`tr[data-key="${prefix}"] button`, { hasText: 'Revoke' }).click());
       expect(await page.locator(`tr[data-key="${prefix}"]`).innerText()).toContain('revoked');
       await expect(firecrawl.scrape(site.url('/docs/b'))).rejects.toMatchObject({ status: 401 });
 

@@ -70,6 +70,16 @@ export async function watchedContext(browser: Browser, width: Width, options: { 
   };
 }
 
+/**
+ * Runs `click`, which submits a form, and waits until the page it leads to has loaded. The
+ * dashboard's forms post and redirect back to the page they are on, so waiting for the URL returns
+ * at once, and the test's next navigation cut the new page's stylesheet and script short (seen
+ * under load as two failed requests).
+ */
+export async function submitAndLoad(page: Page, click: () => Promise<void>): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), click()]);
+}
+
 /** Signs in through the form and waits for the first page after it. */
 export async function signInWithForm(page: Page, dashboardUrl: string, key: string): Promise<void> {
   await page.goto(`${dashboardUrl}/`);
