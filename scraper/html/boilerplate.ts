@@ -6,6 +6,11 @@
  */
 import { classAndId, hasClassOrId, type Element } from './dom.js';
 
+/**
+ * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
+ * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
+ */
+export const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
 const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
 /** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
 const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;

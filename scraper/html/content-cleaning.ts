@@ -1,0 +1,116 @@
+/**
+ * The last pass of the main-content scorer: what to leave out of the chosen content, as
+ * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
+ * boilerplate.ts), from the statistics the scoring pass gathered.
+ */
+import { AD_TOKEN, isAdOrLoadingLabel, isBoilerplateInContent } from './boilerplate.js';
+import type { Stats } from './content-stats.js';
+import { classAndId, hasClassOrId, isTag, textContent, type AnyNode, type Element, type ParentNode } from './dom.js';
+
+/** What the scorer knows of the page, as the cleaning pass reads it. */
+export interface ScoredPage {
+  /** Readability's `cleanConditionally` flag: drop link-, form- or image-heavy blocks. */
+  cleanConditionally: boolean;
+  stats(el: Element): Stats | undefined;
+  isDataTable(table: Element): boolean;
+  classWeight(el: Element): number;
+  keptChildren(el: ParentNode): Element[];
+}
+
+/** Removed from the chosen content outright, as Readability's `_prepArticle` does (plus `nav`). */
+const CLEAN_TAGS = new Set([
+  'footer', 'aside', 'nav', 'object', 'embed', 'iframe', 'input', 'textarea', 'select', 'button', 'link',
+]);
+const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
+const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+const IN_CODE = 1;
+const IN_DATA_TABLE = 2;
+const IN_FIGURE = 4;
+
+/** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
+export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredPage): Element[] {
+  return new Cleaner(page).clean(roots, skip);
+}
+
+class Cleaner {
+  constructor(private readonly page: ScoredPage) {}
+
+  clean(roots: Element[], skip: Set<AnyNode>): Element[] {
+    const cleaned: Element[] = [];
+    const rootSet = new Set(roots);
+    const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
+    while (stack.length > 0) {
+      const [el, context] = stack.pop() as [Element, number];
+      if (skip.has(el)) continue;
+      if (this.shouldClean(el, rootSet.has(el), context)) {
+        skip.add(el);
+        cleaned.push(el);
+        continue;
+      }
+      let childContext = context;
+      if (el.name === 'pre' || el.name === 'code') childContext |= IN_CODE;
+      if (el.name === 'figure') childContext |= IN_FIGURE;
+      if (el.name === 'table' && this.page.isDataTable(el)) childContext |= IN_DATA_TABLE;
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const child = el.children[i] as AnyNode;
+        if (isTag(child)) stack.push([child, childContext]);
+      }
+    }
+    return cleaned;
+  }
+
+  private shouldClean(el: Element, isRoot: boolean, context: number): boolean {
+    if (context & IN_CODE) return false;
+    if (CLEAN_TAGS.has(el.name)) return true;
+    const stats = this.page.stats(el);
+    if (!stats) return false;
+    if (!isRoot && hasClassOrId(el)) {
+      const match = classAndId(el);
+      if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
+    }
+    if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
+    if (this.isCaptionOrRelated(el, stats)) return true;
+    if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
+    return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
+  }
+
+  private isCaptionOrRelated(el: Element, stats: Stats): boolean {
+    if (stats.hasPre || stats.hasDataTable) return false;
+    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity }, () => textContent(el).trim());
+  }
+
+  /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
+  private removeConditionally(el: Element, stats: Stats, inDataTable: boolean, inFigure: boolean): boolean {
+    if (el.name === 'table' && this.page.isDataTable(el)) return false;
+    // Tables and code must survive: never drop a block that holds one.
+    if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
+    const weight = this.page.classWeight(el);
+    if (weight < 0) return true;
+    if (stats.commas >= 10) return false;
+    const text = stats.text;
+    let isList = el.name === 'ul' || el.name === 'ol';
+    if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
+    if (text > 0 && text < 40) {
+      if (isAdOrLoadingLabel(textContent(el))) return true;
+    }
+    const { p, img, input, embed, linkDensity } = stats;
+    const li = stats.li - 100;
+    const headingDensity = text === 0 ? 0 : stats.headingText / text;
+    const remove =
+      (!inFigure && img > 1 && p / img < 0.5) ||
+      (!isList && li > p) ||
+      input > Math.floor(p / 3) ||
+      (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+      (!isList && weight < 25 && linkDensity > 0.2) ||
+      (weight >= 25 && linkDensity > 0.5) ||
+      (embed === 1 && text < 75) ||
+      embed > 1;
+    if (remove && isList) {
+      // A plain list of images (a gallery) stays.
+      const items = this.page.keptChildren(el);
+      const simple = items.every((item) => this.page.keptChildren(item).length <= 1);
+      if (simple && img === items.length) return false;
+    }
+    return remove;
+  }
+}
