@@ -42,6 +42,16 @@ const META_LABEL =
  */
 const DATE_ONLY =
   /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
+/**
+ * Not in Readability, whose class weights let one positive word cancel a negative one
+ * ("content-related-stories", "entry-tags"): whole class/id words that name a block around the
+ * article rather than the article (related links, newsletter and subscription boxes, tag lists,
+ * author boxes, share bars, comments, breadcrumbs, recommendation widgets).
+ */
+const BOILERPLATE_NAME =
+  /(?:^|[\s_-])(?:related|recommend(?:ed|ations?)?|more-stories|read-?more|also-read|newsletter|subscribe|subscription|signup|sign-up|promo|tags?|tag-?list|tag-?cloud|author-?(?:bio|box|info|card)|about-?(?:the-)?author|bio|share|sharing|social|comments?|disqus|trending|popular|most-read|outbrain|taboola|byline|breadcrumbs?)(?=$|[\s_-])/i;
+/** A named block holding more than this share of the chosen content is the article itself, whatever its name. */
+const MAX_NAMED_SHARE = 0.3;
 /** Labels this short are judged by their words alone. */
 const MAX_LABEL_TEXT = 40;
 
@@ -49,6 +59,11 @@ const MAX_LABEL_TEXT = 40;
 export interface ElementFigures {
   text: number;
   linkDensity: number;
+}
+
+/** `el` (not a content root) is named as boilerplate and holds a small share of the content's `contentText`. */
+export function isNamedBoilerplate(named: string, figures: ElementFigures, contentText: number): boolean {
+  return figures.text <= contentText * MAX_NAMED_SHARE && BOILERPLATE_NAME.test(named);
 }
 
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */

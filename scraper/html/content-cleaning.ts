@@ -3,7 +3,7 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, isAdOrLoadingLabel, isBoilerplateInContent } from './boilerplate.js';
+import { AD_TOKEN, isAdOrLoadingLabel, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import type { Stats } from './content-stats.js';
 import { classAndId, hasClassOrId, isTag, textContent, type AnyNode, type Element, type ParentNode } from './dom.js';
 
@@ -33,11 +33,15 @@ export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredP
 }
 
 class Cleaner {
+  /** Text length of the chosen content before cleaning. */
+  private contentText = 0;
+
   constructor(private readonly page: ScoredPage) {}
 
   clean(roots: Element[], skip: Set<AnyNode>): Element[] {
     const cleaned: Element[] = [];
     const rootSet = new Set(roots);
+    for (const root of roots) this.contentText += this.page.stats(root)?.text ?? 0;
     const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
     while (stack.length > 0) {
       const [el, context] = stack.pop() as [Element, number];
@@ -67,6 +71,7 @@ class Cleaner {
     if (!isRoot && hasClassOrId(el)) {
       const match = classAndId(el);
       if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
+      if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
     if (this.isCaptionOrRelated(el, stats)) return true;

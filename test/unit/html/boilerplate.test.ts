@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { transformHtml } from '../../../scraper/html/transform.js';
+import { options } from './helpers.js';
+
+const URL = 'https://news.example.com/2025/05/harbour-bridge';
+const PARAGRAPHS = [
+  'The harbour bridge reopened on Monday after eighteen months of repairs, and traffic returned to its old levels within hours.',
+  'Engineers replaced the main cables, which had corroded faster than anyone expected, and rebuilt the deck in sections.',
+  'The city council said the final cost came in under budget, a rare outcome for a project of this size and complexity.',
+  'Commuters who had spent a year and a half on detour buses said the difference to their mornings was hard to overstate.',
+  'Shop owners on both ends of the bridge reported their busiest Monday since the closure, with queues out of the door by nine.',
+  'The next inspection is due in five years, and the council has set money aside for it, so the work will not fall behind again.',
+];
+
+/** An article the scorer picks, with `extra` inside its body after the paragraphs. */
+function article(extra: string, bodyClass = 'entry-content'): string {
+  return `<html><head><title>Harbour bridge reopens</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <article><h1>Harbour bridge reopens</h1><div class="${bodyClass}">
+      ${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('\n')}
+      ${extra}
+    </div></article>
+    <footer>Copyright 2025 Example News</footer>
+  </body></html>`;
+}
+
+const markdownOf = (html: string) => transformHtml(html, URL, options()).markdown ?? '';
+
+describe('boilerplate inside the chosen article', () => {
+  it('drops a block whose class names it as related links, even when another class word looks like content', () => {
+    const markdown = markdownOf(
+      article(`<div class="content-related-stories"><h3>Related</h3><ul>
+        <li><a href="/a">Ferry timetable changes for the summer season</a></li>
+        <li><a href="/b">New cycle lanes planned along the waterfront</a></li>
+        <li><a href="/c">The old tram depot will become a market hall next spring</a></li>
+        <li><a href="/d">Council approves the budget for the eastern sea wall repairs</a></li>
+        <li><a href="/e">Night buses return to the airport route after a two-year gap</a></li>
+      </ul></div>`),
+    );
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Ferry timetable');
+  });
+
+  it('drops a newsletter box named as such, though it has no links', () => {
+    const markdown = markdownOf(
+      article('<div class="newsletter-signup"><p>Get the best of our local reporting in your inbox every week, free of charge.</p></div>'),
+    );
+    expect(markdown).toContain(PARAGRAPHS[3]);
+    expect(markdown).not.toContain('in your inbox');
+  });
+
+  it('keeps a named block that holds most of the article: it is the article, whatever its name', () => {
+    const markdown = markdownOf(article(`<div class="story-tags-enabled">${PARAGRAPHS.map((p) => `<p>${p} Again.</p>`).join('\n')}</div>`));
+    for (const p of PARAGRAPHS) expect(markdown).toContain(`${p} Again.`);
+  });
+});
