@@ -52,6 +52,16 @@ const BOILERPLATE_NAME =
   /(?:^|[\s_-])(?:related|recommend(?:ed|ations?)?|more-stories|read-?more|also-read|newsletter|subscribe|subscription|signup|sign-up|promo|tags?|tag-?list|tag-?cloud|author-?(?:bio|box|info|card)|about-?(?:the-)?author|bio|share|sharing|social|comments?|disqus|trending|popular|most-read|outbrain|taboola|byline|breadcrumbs?)(?=$|[\s_-])/i;
 /** A named block holding more than this share of the chosen content is the article itself, whatever its name. */
 const MAX_NAMED_SHARE = 0.3;
+/**
+ * Not in Readability: at the article's end, a line this short that does not end as a sentence
+ * does (tags, "Filed under", credits, sign-offs, follow-us prompts), as human-marked article
+ * bodies leave them out. Prose ends with punctuation; metadata does not.
+ */
+const MAX_TAIL_LINE = 100;
+const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
+/** The tail is trimmed only while it stays this small a share of the content: more is the article. */
+export const MAX_TAIL_SHARE = 0.25;
+const LISTS = new Set(['ul', 'ol', 'dl']);
 /** Labels this short are judged by their words alone. */
 const MAX_LABEL_TEXT = 40;
 
@@ -64,6 +74,16 @@ export interface ElementFigures {
 /** `el` (not a content root) is named as boilerplate and holds a small share of the content's `contentText`. */
 export function isNamedBoilerplate(named: string, figures: ElementFigures, contentText: number): boolean {
   return figures.text <= contentText * MAX_NAMED_SHARE && BOILERPLATE_NAME.test(named);
+}
+
+/**
+ * A block with nothing but boilerplate after it in the article: a link list, a heading that opens
+ * nothing, or a short line that does not end as a sentence does.
+ */
+export function isArticleTail(el: Element, figures: ElementFigures, text: () => string): boolean {
+  if (figures.linkDensity > 0.5 || /^h[1-6]$/.test(el.name)) return true;
+  // A short list (steps, ingredients, sources) ends without punctuation as prose does not.
+  return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text());
 }
 
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */

@@ -3,9 +3,9 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, isAdOrLoadingLabel, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
-import type { Stats } from './content-stats.js';
-import { classAndId, hasClassOrId, isTag, textContent, type AnyNode, type Element, type ParentNode } from './dom.js';
+import { AD_TOKEN, MAX_TAIL_SHARE, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { PHRASING_TAGS, type Stats } from './content-stats.js';
+import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
 
 /** What the scorer knows of the page, as the cleaning pass reads it. */
 export interface ScoredPage {
@@ -23,6 +23,8 @@ const CLEAN_TAGS = new Set([
 ]);
 const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+/** Wrappers the tail is looked for inside of, when the article's last block is one. */
+const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
 const IN_CODE = 1;
 const IN_DATA_TABLE = 2;
 const IN_FIGURE = 4;
@@ -60,7 +62,38 @@ class Cleaner {
         if (isTag(child)) stack.push([child, childContext]);
       }
     }
-    return cleaned;
+    const last = roots[roots.length - 1];
+    return last ? this.trimTail(last, skip, cleaned) : cleaned;
+  }
+
+  /**
+   * Boilerplate gathers at the article's end (tags, share prompts, author lines, credits, links
+   * to other stories): from the last block back, leave out each that looks like it, until a block
+   * of prose; when that block is a wrapper, go on inside it.
+   */
+  private trimTail(root: Element, skip: Set<AnyNode>, cleaned: Element[]): Element[] {
+    const trimmed: Element[] = [];
+    let budget = this.contentText * MAX_TAIL_SHARE;
+    let parent: Element | undefined = root;
+    while (parent) {
+      const children: Element[] = this.page.keptChildren(parent).filter((child) => !skip.has(child));
+      let i = children.length - 1;
+      for (; i >= 0; i--) {
+        const child = children[i] as Element;
+        const stats = this.page.stats(child);
+        if (!stats || stats.text === 0) continue;
+        if (stats.hasPre || stats.hasDataTable || PHRASING_TAGS.has(child.name) || stats.text > budget) break;
+        if (!isArticleTail(child, stats, () => textOutside(child, skip))) break;
+        budget -= stats.text;
+        skip.add(child);
+        trimmed.push(child);
+      }
+      const prose: Element | undefined = children[i];
+      parent = prose && WRAPPERS.has(prose.name) ? prose : undefined;
+    }
+    if (trimmed.length === 0) return cleaned;
+    // The caller counts cleaned elements as disjoint subtrees: a trimmed block takes its cleaned descendants' place.
+    return [...cleaned.filter((el) => !trimmed.some((block) => contains(block, el))), ...trimmed];
   }
 
   private shouldClean(el: Element, isRoot: boolean, context: number): boolean {
@@ -118,4 +151,9 @@ class Cleaner {
     }
     return remove;
   }
+}
+
+function contains(ancestor: Element, node: AnyNode): boolean {
+  for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
 }

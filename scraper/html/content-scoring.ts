@@ -12,7 +12,7 @@
  */
 import { AD_TOKEN } from './boilerplate.js';
 import { cleanContent } from './content-cleaning.js';
-import { addText, computeIsDataTable, containsTag, newFrame, type Frame, type Stats } from './content-stats.js';
+import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
 import {
   classAndId,
   hasClassOrId,
@@ -68,12 +68,6 @@ const UNLIKELY_ROLES = new Set([
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside']);
 const TABLE_OR_CODE = new Set(['table', 'code', 'pre']);
 const SCORED_TAGS = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
-const PHRASING_TAGS = new Set([
-  'a', 'abbr', 'audio', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'datalist', 'del',
-  'dfn', 'em', 'embed', 'font', 'i', 'img', 'input', 'ins', 'kbd', 'label', 'mark', 'math', 'meter', 'noscript',
-  'object', 'output', 'picture', 'progress', 'q', 'ruby', 's', 'samp', 'script', 'select', 'small', 'span',
-  'strike', 'strong', 'sub', 'sup', 'textarea', 'time', 'tt', 'u', 'var', 'wbr',
-]);
 const TAG_BASE_SCORE: Record<string, number> = {
   div: 5,
   pre: 3, td: 3, blockquote: 3,

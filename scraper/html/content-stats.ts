@@ -4,6 +4,14 @@
  */
 import { isTag, isVisibleChar, type AnyNode, type Element, type ParentNode } from './dom.js';
 
+/** Inline content: a run of it inside a div is a paragraph, as Readability wraps such runs in a `<p>`. */
+export const PHRASING_TAGS = new Set([
+  'a', 'abbr', 'audio', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'datalist', 'del',
+  'dfn', 'em', 'embed', 'font', 'i', 'img', 'input', 'ins', 'kbd', 'label', 'mark', 'math', 'meter', 'noscript',
+  'object', 'output', 'picture', 'progress', 'q', 'ruby', 's', 'samp', 'script', 'select', 'small', 'span',
+  'strike', 'strong', 'sub', 'sup', 'textarea', 'time', 'tt', 'u', 'var', 'wbr',
+]);
+
 /** Per-element numbers gathered bottom-up, over the parts of the subtree that were not dropped. */
 export class Stats {
   text = 0;

@@ -54,3 +54,36 @@ describe('boilerplate inside the chosen article', () => {
     for (const p of PARAGRAPHS) expect(markdown).toContain(`${p} Again.`);
   });
 });
+
+describe("the article's tail", () => {
+  const CLOSING = 'The mayor thanked the crews who worked through two winters to finish the job, and promised a plaque on the south pier.';
+
+  it('drops short lines that do not end as a sentence and link lines after the last paragraph, inside wrappers too', () => {
+    const markdown = markdownOf(
+      article(`<div class="wrap"><p>${CLOSING}</p><p>Photos by Jane Doe for Example News</p></div>
+        <p>Filed under: <a href="/t/bridges">Bridges</a>, <a href="/t/transport">Transport</a></p>`),
+    );
+    expect(markdown).toContain(CLOSING);
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Photos by Jane Doe');
+    expect(markdown).not.toContain('Filed under');
+  });
+
+  it('keeps a short last sentence, a short last list, and a short line before more prose', () => {
+    const markdown = markdownOf(
+      article(`<p>Photos by Jane Doe for Example News</p>
+        <p>The bridge opens to cyclists next week.</p>
+        <ul><li>Cables</li><li>Deck</li><li>Lights</li></ul>`),
+    );
+    expect(markdown).toContain('Photos by Jane Doe');
+    expect(markdown).toContain('The bridge opens to cyclists next week.');
+    expect(markdown).toMatch(/- +Cables\n- +Deck\n- +Lights/);
+  });
+
+  it('stops before the tail grows into a large share of the article', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `<p>Line ${i + 1} of the results table from the regatta</p>`).join('\n');
+    const markdown = markdownOf(article(lines));
+    expect(markdown).toContain('Line 1 of the results');
+    expect(markdown).not.toContain('Line 12 of the results');
+  });
+});
