@@ -22,10 +22,11 @@ const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?cre
 const MAX_CAPTION_TEXT = 300;
 /**
  * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
- * …", "Mehr zum Thema"), or a heading that opens a block of them.
+ * …", "Mehr zum Thema"), a heading that opens a block of them, or a block of links of any length
+ * that opens with one.
  */
 const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)\b/iu;
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
@@ -99,7 +100,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
   if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
-  if (figures.text > MAX_RELATED_TEXT) return false;
+  if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');

@@ -12,17 +12,19 @@ const PARAGRAPHS = [
   'The next inspection is due in five years, and the council has set money aside for it, so the work will not fall behind again.',
 ];
 
-/** An article the scorer picks, with `extra` inside its body after the paragraphs. */
-function article(extra: string, bodyClass = 'entry-content'): string {
+const paragraphs = (from: number, to?: number) => PARAGRAPHS.slice(from, to).map((p) => `<p>${p}</p>`).join('\n');
+
+/** A page whose article the scorer picks, with `body` as the article's body. */
+function page(body: string, bodyClass = 'entry-content'): string {
   return `<html><head><title>Harbour bridge reopens</title></head><body>
     <nav><a href="/">Home</a> <a href="/news">News</a></nav>
-    <article><h1>Harbour bridge reopens</h1><div class="${bodyClass}">
-      ${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('\n')}
-      ${extra}
-    </div></article>
+    <article><h1>Harbour bridge reopens</h1><div class="${bodyClass}">${body}</div></article>
     <footer>Copyright 2025 Example News</footer>
   </body></html>`;
 }
+
+/** The article with `extra` after its paragraphs. */
+const article = (extra: string) => page(`${paragraphs(0)}\n${extra}`);
 
 const markdownOf = (html: string) => transformHtml(html, URL, options()).markdown ?? '';
 
@@ -52,6 +54,25 @@ describe('boilerplate inside the chosen article', () => {
   it('keeps a named block that holds most of the article: it is the article, whatever its name', () => {
     const markdown = markdownOf(article(`<div class="story-tags-enabled">${PARAGRAPHS.map((p) => `<p>${p} Again.</p>`).join('\n')}</div>`));
     for (const p of PARAGRAPHS) expect(markdown).toContain(`${p} Again.`);
+  });
+});
+
+describe('links to other articles', () => {
+  /** `block` between the article's paragraphs, where the tail rules do not reach. */
+  const between = (block: string) => page(`${paragraphs(0, 3)}${block}${paragraphs(3)}`);
+
+  it('drops a link line whose label ends in a colon ("Lea:")', () => {
+    const markdown = markdownOf(between('<p><strong>Lea: <a href="/x">El puerto amplía su horario de verano</a></strong></p>'));
+    expect(markdown).not.toContain('El puerto');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('drops a list of links of any length that opens with a "Read more" label', () => {
+    const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
+    const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
+    expect(markdown).not.toContain('Ferry timetable');
+    expect(markdown).not.toContain('Night buses');
+    expect(markdown).toContain(PARAGRAPHS[3]);
   });
 });
 
