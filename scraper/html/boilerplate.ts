@@ -21,6 +21,12 @@ const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
 const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
 const MAX_CAPTION_TEXT = 300;
 /**
+ * Not in Readability: a credit line, whatever holds it: "(Credit: …)", "Photo: …", "Foto: …", or a
+ * caption that ends in its credit ("… | © Getty Images", "… (AP Photo/Jane Doe)").
+ */
+const CREDIT_LINE =
+  /^\(?(photo|image|picture|illustration|foto|bild|credit)s?( credits?)?( by)?\s*[:©]|(©|\bcopyright\b) ?[\p{L}\p{N}][^.!?]{0,60}\)?$|\([^()]*(\bphoto\b|getty images|shutterstock|istock)[^()]*\)$/iu;
+/**
  * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
  * …", "Mehr zum Thema"), a heading that opens a block of them, or a block of links of any length
  * that opens with one.
@@ -100,6 +106,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
   if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
+  if (figures.text <= MAX_CAPTION_TEXT && CREDIT_LINE.test(text())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (figures.text < MAX_LABEL_TEXT) {

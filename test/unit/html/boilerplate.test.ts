@@ -76,6 +76,24 @@ describe('links to other articles', () => {
   });
 });
 
+describe('credits', () => {
+  it('drops a credit line and a caption that ends in its credit, wherever they sit in the article', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p>(Credit: Jane Doe / Example News)</p>
+        <div><img src="/bridge.jpg"><div class="media-text">The bridge at dawn on its first day back. | © Harbour Authority/Getty Images</div></div>
+        ${paragraphs(2)}`),
+    );
+    expect(markdown).not.toContain('Credit: Jane Doe');
+    expect(markdown).not.toContain('The bridge at dawn');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
+  it('keeps a sign that only looks like a credit inside a sentence', () => {
+    const markdown = markdownOf(page(`${paragraphs(0, 2)}<p>The contractor, <strong>Brückenbau©</strong>, said it would bid for the next job.</p>${paragraphs(2)}`));
+    expect(markdown).toContain('**Brückenbau©**, said it would bid');
+  });
+});
+
 describe("the article's tail", () => {
   const CLOSING = 'The mayor thanked the crews who worked through two winters to finish the job, and promised a plaque on the south pier.';
 
