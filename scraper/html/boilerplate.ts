@@ -106,9 +106,10 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
   if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
-  if (figures.text <= MAX_CAPTION_TEXT && CREDIT_LINE.test(text())) return true;
-  if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
+  if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
+  if (CREDIT_LINE.test(words)) return true;
+  if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
