@@ -40,6 +40,13 @@ const MAX_BYLINE_TEXT = 100;
 const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 /** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
 const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
+/**
+ * A longer share prompt before the buttons, opening or closing on the verb and ending in a colon
+ * ("Share this with your friends:", "Den Artikel mit anderen teilen/diskutieren:"), unlike a
+ * sentence that introduces a list ("The council will share the findings:").
+ */
+const SHARE_PROMPT = /^(share|teile|partager|compartir|condividi)(?!\p{L})[^.!?]{0,60}:$|(?<!\p{L})(share|teilen|partager|compartir|condividere)(\/\p{L}+)?:$/iu;
+const MAX_PROMPT_TEXT = 80;
 /** Comment-section prompts and states, and a lone credit label. */
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
@@ -110,6 +117,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const words = text();
   if (CREDIT_LINE.test(words)) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
+  if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;

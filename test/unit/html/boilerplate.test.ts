@@ -76,6 +76,18 @@ describe('links to other articles', () => {
   });
 });
 
+describe('share prompts', () => {
+  it('drops a share prompt that opens or closes on the verb, and keeps a sentence that introduces a list', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p>Share this story with your friends and family:</p><p>Den Artikel mit anderen teilen/diskutieren:</p>
+        <p>The council will share the findings:</p><ul><li>cables</li><li>deck</li></ul>${paragraphs(2)}`),
+    );
+    expect(markdown).not.toContain('Share this story');
+    expect(markdown).not.toContain('Den Artikel');
+    expect(markdown).toContain('The council will share the findings:');
+  });
+});
+
 describe('credits', () => {
   it('drops a credit line and a caption that ends in its credit, wherever they sit in the article', () => {
     const markdown = markdownOf(
