@@ -63,7 +63,7 @@ class Cleaner {
       }
     }
     const last = roots[roots.length - 1];
-    return last ? this.trimTail(last, skip, cleaned) : cleaned;
+    return last && !skip.has(last) ? this.trimTail(last, skip, cleaned) : cleaned;
   }
 
   /**
@@ -141,8 +141,9 @@ class Cleaner {
       (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
       (!isList && weight < 25 && linkDensity > 0.2) ||
       (weight >= 25 && linkDensity > 0.5) ||
-      (embed === 1 && text < 75) ||
-      embed > 1;
+      // Readability counts only the embeds its `_clean` left (videos); ours are all gone already, so
+      // only a block with little text besides them goes, never an article that holds a few.
+      (embed > 0 && text < 75);
     if (remove && isList) {
       // A plain list of images (a gallery) stays.
       const items = this.page.keptChildren(el);

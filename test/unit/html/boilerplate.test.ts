@@ -76,6 +76,26 @@ describe('links to other articles', () => {
   });
 });
 
+describe('embeds', () => {
+  it('keeps an article that holds a few embeds, and cleans it as usual', () => {
+    // Counting the embeds took the whole article out, and the retry that followed kept everything, links included.
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<div><a href="/t/1">Bridges</a> <a href="/t/2">Ferries</a> <a href="/t/3">Council</a></div>
+        <p>The first ferry skipper to cross under the new deck posted a video of it, which the port authority shared.</p>
+        <iframe src="https://video.example/1"></iframe><iframe src="https://video.example/2"></iframe>${paragraphs(3)}`),
+    );
+    expect(markdown).toContain('The first ferry skipper');
+    expect(markdown).toContain(PARAGRAPHS[5]);
+    expect(markdown).not.toContain('Ferries');
+  });
+
+  it('drops a block with an embed and little else', () => {
+    const markdown = markdownOf(page(`${paragraphs(0, 3)}<div><iframe src="https://ads.example/1"></iframe><p>Sponsored clip</p></div>${paragraphs(3)}`));
+    expect(markdown).not.toContain('Sponsored clip');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+});
+
 describe('share prompts', () => {
   it('drops a share prompt that opens or closes on the verb, and keeps a sentence that introduces a list', () => {
     const markdown = markdownOf(
