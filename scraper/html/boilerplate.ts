@@ -19,6 +19,7 @@ const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
  * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
  */
 const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
+/** A block named as a caption is one only up to this length; a `<figcaption>` always is. */
 const MAX_CAPTION_TEXT = 300;
 /**
  * Not in Readability: a credit line, whatever holds it: "(Credit: …)", "Photo: …", "Foto: …", or a
@@ -112,7 +113,8 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const named = hasClassOrId(el) ? classAndId(el) : '';
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
-  if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
+  if (el.name === 'figcaption') return true;
+  if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (CREDIT_LINE.test(words)) return true;

@@ -120,6 +120,14 @@ describe('credits', () => {
     for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 
+  it('drops a figure caption of any length', () => {
+    const caption = 'Figure 4: The south pier during the last week of works. '.repeat(7);
+    const markdown = markdownOf(page(`${paragraphs(0, 3)}<figure><img src="/pier.jpg"><figcaption>${caption}</figcaption></figure>${paragraphs(3)}`));
+    expect(caption.length).toBeGreaterThan(300);
+    expect(markdown).not.toContain('The south pier');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
   it('keeps a sign that only looks like a credit inside a sentence', () => {
     const markdown = markdownOf(page(`${paragraphs(0, 2)}<p>The contractor, <strong>Brückenbau©</strong>, said it would bid for the next job.</p>${paragraphs(2)}`));
     expect(markdown).toContain('**Brückenbau©**, said it would bid');
