@@ -61,10 +61,10 @@ const DATE_ONLY =
  * Not in Readability, whose class weights let one positive word cancel a negative one
  * ("content-related-stories", "entry-tags"): whole class/id words that name a block around the
  * article rather than the article (related links, newsletter and subscription boxes, tag lists,
- * author boxes, share bars, comments, breadcrumbs, recommendation widgets).
+ * author boxes, share bars, comments, breadcrumbs, recommendation widgets, disclaimers).
  */
 const BOILERPLATE_NAME =
-  /(?:^|[\s_-])(?:related|recommend(?:ed|ations?)?|more-stories|read-?more|also-read|newsletter|subscribe|subscription|signup|sign-up|promo|tags?|tag-?list|tag-?cloud|author-?(?:bio|box|info|card)|about-?(?:the-)?author|bio|share|sharing|social|comments?|disqus|trending|popular|most-read|outbrain|taboola|byline|breadcrumbs?)(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:related|recommend(?:ed|ations?)?|more-stories|read-?more|also-read|newsletter|subscribe|subscription|signup|sign-up|promo|tags?|tag-?list|tag-?cloud|author-?(?:bio|box|info|card)|about-?(?:the-)?author|bio|share|sharing|social|comments?|disqus|trending|popular|most-read|outbrain|taboola|byline|breadcrumbs?|disclaimer)(?=$|[\s_-])/i;
 /** A named block holding more than this share of the chosen content is the article itself, whatever its name. */
 const MAX_NAMED_SHARE = 0.3;
 /**

@@ -51,6 +51,14 @@ describe('boilerplate inside the chosen article', () => {
     expect(markdown).not.toContain('in your inbox');
   });
 
+  it('drops an editorial disclaimer named as such', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<div class="editorial-disclaimer"><p>Note: the advertising policy below does not apply to this article, which our newsroom wrote.</p></div>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('advertising policy');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
   it('keeps a named block that holds most of the article: it is the article, whatever its name', () => {
     const markdown = markdownOf(article(`<div class="story-tags-enabled">${PARAGRAPHS.map((p) => `<p>${p} Again.</p>`).join('\n')}</div>`));
     for (const p of PARAGRAPHS) expect(markdown).toContain(`${p} Again.`);
