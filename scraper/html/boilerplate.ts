@@ -6,6 +6,11 @@
  */
 import { classAndId, hasClassOrId, type Element } from './dom.js';
 
+/**
+ * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
+ * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
+ */
+export const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
 const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
 /** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
 const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
@@ -14,13 +19,21 @@ const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
  * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
  */
 const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
+/** A block named as a caption is one only up to this length; a `<figcaption>` always is. */
 const MAX_CAPTION_TEXT = 300;
 /**
+ * Not in Readability: a credit line, whatever holds it: "(Credit: …)", "Photo: …", "Foto: …", or a
+ * caption that ends in its credit ("… | © Getty Images", "… (AP Photo/Jane Doe)").
+ */
+const CREDIT_LINE =
+  /^\(?(photo|image|picture|illustration|foto|bild|credit)s?( credits?)?( by)?\s*[:©]|(©|\bcopyright\b) ?[\p{L}\p{N}][^.!?]{0,60}\)?$|\([^()]*(\bphoto\b|getty images|shutterstock|istock)[^()]*\)$/iu;
+/**
  * Not in Readability: a short link line announcing other articles ("Read also: …", "Lea también:
- * …", "Mehr zum Thema"), or a heading that opens a block of them.
+ * …", "Mehr zum Thema"), a heading that opens a block of them, or a block of links of any length
+ * that opens with one.
  */
 const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)\b/iu;
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
@@ -28,6 +41,13 @@ const MAX_BYLINE_TEXT = 100;
 const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 /** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
 const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
+/**
+ * A longer share prompt before the buttons, opening or closing on the verb and ending in a colon
+ * ("Share this with your friends:", "Den Artikel mit anderen teilen/diskutieren:"), unlike a
+ * sentence that introduces a list ("The council will share the findings:").
+ */
+const SHARE_PROMPT = /^(share|teile|partager|compartir|condividi)(?!\p{L})[^.!?]{0,60}:$|(?<!\p{L})(share|teilen|partager|compartir|condividere)(\/\p{L}+)?:$/iu;
+const MAX_PROMPT_TEXT = 80;
 /** Comment-section prompts and states, and a lone credit label. */
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
@@ -37,6 +57,26 @@ const META_LABEL =
  */
 const DATE_ONLY =
   /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
+/**
+ * Not in Readability, whose class weights let one positive word cancel a negative one
+ * ("content-related-stories", "entry-tags"): whole class/id words that name a block around the
+ * article rather than the article (related links, newsletter and subscription boxes, tag lists,
+ * author boxes, share bars, comments, breadcrumbs, recommendation widgets, disclaimers).
+ */
+const BOILERPLATE_NAME =
+  /(?:^|[\s_-])(?:related|recommend(?:ed|ations?)?|more-stories|read-?more|also-read|newsletter|subscribe|subscription|signup|sign-up|promo|tags?|tag-?list|tag-?cloud|author-?(?:bio|box|info|card)|about-?(?:the-)?author|bio|share|sharing|social|comments?|disqus|trending|popular|most-read|outbrain|taboola|byline|breadcrumbs?|disclaimer)(?=$|[\s_-])/i;
+/** A named block holding more than this share of the chosen content is the article itself, whatever its name. */
+const MAX_NAMED_SHARE = 0.3;
+/**
+ * Not in Readability: at the article's end, a line this short that does not end as a sentence
+ * does (tags, "Filed under", credits, sign-offs, follow-us prompts), as human-marked article
+ * bodies leave them out. Prose ends with punctuation; metadata does not.
+ */
+const MAX_TAIL_LINE = 100;
+const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
+/** The tail is trimmed only while it stays this small a share of the content: more is the article. */
+export const MAX_TAIL_SHARE = 0.25;
+const LISTS = new Set(['ul', 'ol', 'dl']);
 /** Labels this short are judged by their words alone. */
 const MAX_LABEL_TEXT = 40;
 
@@ -44,6 +84,21 @@ const MAX_LABEL_TEXT = 40;
 export interface ElementFigures {
   text: number;
   linkDensity: number;
+}
+
+/** `el` (not a content root) is named as boilerplate and holds a small share of the content's `contentText`. */
+export function isNamedBoilerplate(named: string, figures: ElementFigures, contentText: number): boolean {
+  return figures.text <= contentText * MAX_NAMED_SHARE && BOILERPLATE_NAME.test(named);
+}
+
+/**
+ * A block with nothing but boilerplate after it in the article: a link list, a heading that opens
+ * nothing, or a short line that does not end as a sentence does.
+ */
+export function isArticleTail(el: Element, figures: ElementFigures, text: () => string): boolean {
+  if (figures.linkDensity > 0.5 || /^h[1-6]$/.test(el.name)) return true;
+  // A short list (steps, ingredients, sources) ends without punctuation as prose does not.
+  return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text());
 }
 
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */
@@ -58,9 +113,13 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const named = hasClassOrId(el) ? classAndId(el) : '';
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
-  if (el.name === 'figcaption' || CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
-  if (figures.text > MAX_RELATED_TEXT) return false;
+  if (el.name === 'figcaption') return true;
+  if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
+  if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
+  if (CREDIT_LINE.test(words)) return true;
+  if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
+  if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;

@@ -10,14 +10,15 @@
  * It never mutates the tree. It returns the chosen subtrees plus the nodes to leave out of them,
  * so the caller can fall back to another selection without parsing again.
  */
-import { isBoilerplateInContent, isAdOrLoadingLabel } from './boilerplate.js';
+import { AD_TOKEN } from './boilerplate.js';
+import { cleanContent } from './content-cleaning.js';
+import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
 import {
   classAndId,
   hasClassOrId,
   isElement,
   isTag,
   isText,
-  isVisibleChar,
   textContent,
   visibleTextLength,
   type AnyNode,
@@ -51,12 +52,6 @@ const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
-const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
-/**
- * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
- * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
- */
-const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
 const UNLIKELY_ROLES = new Set([
   'menu',
   'menubar',
@@ -73,17 +68,6 @@ const UNLIKELY_ROLES = new Set([
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside']);
 const TABLE_OR_CODE = new Set(['table', 'code', 'pre']);
 const SCORED_TAGS = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
-const PHRASING_TAGS = new Set([
-  'a', 'abbr', 'audio', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'datalist', 'del',
-  'dfn', 'em', 'embed', 'font', 'i', 'img', 'input', 'ins', 'kbd', 'label', 'mark', 'math', 'meter', 'noscript',
-  'object', 'output', 'picture', 'progress', 'q', 'ruby', 's', 'samp', 'script', 'select', 'small', 'span',
-  'strike', 'strong', 'sub', 'sup', 'textarea', 'time', 'tt', 'u', 'var', 'wbr',
-]);
-/** Removed from the chosen content outright, as Readability's `_prepArticle` does (plus `nav`). */
-const CLEAN_TAGS = new Set([
-  'footer', 'aside', 'nav', 'object', 'embed', 'iframe', 'input', 'textarea', 'select', 'button', 'link',
-]);
-const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
 const TAG_BASE_SCORE: Record<string, number> = {
   div: 5,
   pre: 3, td: 3, blockquote: 3,
@@ -95,56 +79,6 @@ const ANCESTOR_DEPTH = 5;
 const TOP_CANDIDATES = 5;
 const MIN_SHARED_TOP_CANDIDATES = 3;
 
-/** Per-element numbers gathered bottom-up, over the parts of the subtree that were not dropped. */
-class Stats {
-  text = 0;
-  /** As `visibleTextLength` counts: what the selection needs, gathered in the same scan. */
-  visible = 0;
-  links = 0;
-  commas = 0;
-  p = 0;
-  img = 0;
-  li = 0;
-  input = 0;
-  embed = 0;
-  headingText = 0;
-  listText = 0;
-  hasPre = false;
-  hasDataTable = false;
-
-  add(o: Stats): void {
-    this.text += o.text;
-    this.visible += o.visible;
-    this.links += o.links;
-    this.commas += o.commas;
-    this.p += o.p;
-    this.img += o.img;
-    this.li += o.li;
-    this.input += o.input;
-    this.embed += o.embed;
-    this.headingText += o.headingText;
-    this.listText += o.listText;
-    this.hasPre ||= o.hasPre;
-    this.hasDataTable ||= o.hasDataTable;
-  }
-
-  get linkDensity(): number {
-    return this.text === 0 ? 0 : this.links / this.text;
-  }
-}
-
-interface Frame {
-  el: ParentNode;
-  next: number;
-  stats: Stats;
-  /** Phrasing content since the last block child: Readability wraps such runs in a `<p>`. */
-  runText: number;
-  runCommas: number;
-  hasBlockChild: boolean;
-  elementChildren: number;
-  onlyElement: Element | undefined;
-  hasDirectText: boolean;
-}
 
 interface Paragraph {
   /** First ancestor that receives the score. */
@@ -184,7 +118,13 @@ class Scorer {
     const roots = this.collectSiblings(top);
     const skip = new Set<AnyNode>(this.skip);
     for (const node of this.dropped) skip.add(node);
-    const cleaned = this.clean(roots, skip);
+    const cleaned = cleanContent(roots, skip, {
+      cleanConditionally: this.flags.cleanConditionally,
+      stats: (el) => this.stats.get(el),
+      isDataTable: (table) => this.isDataTable(table),
+      classWeight: (el) => this.classWeight(el),
+      keptChildren: (el) => this.keptChildren(el),
+    });
     // Cleaned elements are disjoint subtrees of the roots (a cleaned root cancels itself out).
     let length = 0;
     for (const root of roots) length += this.visible(root);
@@ -203,7 +143,7 @@ class Scorer {
 
   /** Returns the statistics of the whole root. */
   private gatherStats(): Stats {
-    const root = this.frame(this.root);
+    const root = newFrame(this.root);
     const stack: Frame[] = [root];
     let inTableOrCode = 0;
     while (stack.length > 0) {
@@ -211,7 +151,7 @@ class Scorer {
       const child = this.nextChild(frame, inTableOrCode > 0);
       if (child) {
         if (TABLE_OR_CODE.has(child.name)) inTableOrCode++;
-        stack.push(this.frame(child));
+        stack.push(newFrame(child));
         continue;
       }
       stack.pop();
@@ -226,20 +166,6 @@ class Scorer {
       }
     }
     return root.stats;
-  }
-
-  private frame(el: ParentNode): Frame {
-    return {
-      el,
-      next: 0,
-      stats: new Stats(),
-      runText: 0,
-      runCommas: 0,
-      hasBlockChild: false,
-      elementChildren: 0,
-      onlyElement: undefined,
-      hasDirectText: false,
-    };
   }
 
   /** Consumes the frame's text children up to its next kept element child, which it returns. */
@@ -467,193 +393,4 @@ class Scorer {
       return stats.text > 0 && stats.linkDensity === 0 && /\.( |$)/.test(textContent(sibling));
     });
   }
-
-  // --- Pass 3: clean the chosen content ---
-
-  /** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
-  private clean(roots: Element[], skip: Set<AnyNode>): Element[] {
-    const cleaned: Element[] = [];
-    const rootSet = new Set(roots);
-    const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
-    const IN_CODE = 1;
-    const IN_DATA_TABLE = 2;
-    const IN_FIGURE = 4;
-    while (stack.length > 0) {
-      const [el, context] = stack.pop() as [Element, number];
-      if (skip.has(el)) continue;
-      if (this.shouldClean(el, rootSet.has(el), context, IN_CODE, IN_DATA_TABLE, IN_FIGURE)) {
-        skip.add(el);
-        cleaned.push(el);
-        continue;
-      }
-      let childContext = context;
-      if (el.name === 'pre' || el.name === 'code') childContext |= IN_CODE;
-      if (el.name === 'figure') childContext |= IN_FIGURE;
-      if (el.name === 'table' && this.isDataTable(el)) childContext |= IN_DATA_TABLE;
-      for (let i = el.children.length - 1; i >= 0; i--) {
-        const child = el.children[i] as AnyNode;
-        if (isTag(child)) stack.push([child, childContext]);
-      }
-    }
-    return cleaned;
-  }
-
-  private shouldClean(
-    el: Element,
-    isRoot: boolean,
-    context: number,
-    IN_CODE: number,
-    IN_DATA_TABLE: number,
-    IN_FIGURE: number,
-  ): boolean {
-    if (context & IN_CODE) return false;
-    if (CLEAN_TAGS.has(el.name)) return true;
-    const stats = this.stats.get(el);
-    if (!stats) return false;
-    if (!isRoot && hasClassOrId(el)) {
-      const match = classAndId(el);
-      if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
-    }
-    if ((el.name === 'h1' || el.name === 'h2') && this.classWeight(el) < 0) return true;
-    if (this.isCaptionOrRelated(el, stats)) return true;
-    if (!this.flags.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
-    return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
-  }
-
-  private isCaptionOrRelated(el: Element, stats: Stats): boolean {
-    if (stats.hasPre || stats.hasDataTable) return false;
-    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity }, () => textContent(el).trim());
-  }
-
-  /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
-  private removeConditionally(el: Element, stats: Stats, inDataTable: boolean, inFigure: boolean): boolean {
-    if (el.name === 'table' && this.isDataTable(el)) return false;
-    // Tables and code must survive: never drop a block that holds one.
-    if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
-    const weight = this.classWeight(el);
-    if (weight < 0) return true;
-    if (stats.commas >= 10) return false;
-    const text = stats.text;
-    let isList = el.name === 'ul' || el.name === 'ol';
-    if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
-    if (text > 0 && text < 40) {
-      if (isAdOrLoadingLabel(textContent(el))) return true;
-    }
-    const { p, img, input, embed, linkDensity } = stats;
-    const li = stats.li - 100;
-    const headingDensity = text === 0 ? 0 : stats.headingText / text;
-    const remove =
-      (!inFigure && img > 1 && p / img < 0.5) ||
-      (!isList && li > p) ||
-      input > Math.floor(p / 3) ||
-      (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
-      (!isList && weight < 25 && linkDensity > 0.2) ||
-      (weight >= 25 && linkDensity > 0.5) ||
-      (embed === 1 && text < 75) ||
-      embed > 1;
-    if (remove && isList) {
-      // A plain list of images (a gallery) stays.
-      const items = this.keptChildren(el);
-      const simple = items.every((item) => this.keptChildren(item).length <= 1);
-      if (simple && img === items.length) return false;
-    }
-    return remove;
-  }
-}
-
-/** Readability's `_markDataTables` test. */
-function computeIsDataTable(table: Element): boolean {
-  const { attribs } = table;
-  if (attribs.role === 'presentation' || attribs.role === 'none' || attribs.datatable === '0') return false;
-  if (attribs.summary) return true;
-  let rows = 0;
-  let columns = 0;
-  let structural = false;
-  let nested = false;
-  const stack: AnyNode[] = [...table.children];
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (!isTag(node)) continue;
-    switch (node.name) {
-      case 'table':
-        nested = true;
-        continue;
-      case 'caption':
-        structural ||= node.children.length > 0;
-        break;
-      case 'col':
-      case 'colgroup':
-      case 'tfoot':
-      case 'thead':
-      case 'th':
-        structural = true;
-        break;
-      case 'tr': {
-        rows++;
-        let cells = 0;
-        for (const cell of node.children) {
-          if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) cells += Number(cell.attribs.colspan) || 1;
-        }
-        columns = Math.max(columns, cells);
-        break;
-      }
-    }
-    stack.push(...node.children);
-  }
-  if (structural) return true;
-  if (nested) return false;
-  return rows >= 10 || columns > 4 || rows * columns > 10;
-}
-
-/** Without either, the class and id patterns have nothing to match: most elements skip them. */
-function containsTag(el: Element, name: string): boolean {
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (!isTag(node)) continue;
-    if (node.name === name) return true;
-    stack.push(...node.children);
-  }
-  return false;
-}
-
-/** The commas other than U+002C. */
-function isComma(c: number): boolean {
-  return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c;
-}
-
-/**
- * Counts a text child into its parent's frame: its length with whitespace runs counted once, its
- * visible characters and its commas (Latin, Arabic, CJK...), in one scan and without allocating
- * (this runs per text node).
- */
-function addText(frame: Frame, text: string): void {
-  let length = 0;
-  let commas = 0;
-  let visible = 0;
-  let inSpace = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // Tested in the order that takes the fewest comparisons for the usual character, a visible one.
-    if (isVisibleChar(c)) {
-      visible++;
-      inSpace = false;
-      length++;
-      if (c === 0x2c || (c >= 0x60c && isComma(c))) commas++;
-    } else if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
-      if (!inSpace) length++;
-      inSpace = true;
-    } else {
-      // Other control characters: not visible, but not a space either.
-      inSpace = false;
-      length++;
-    }
-  }
-  frame.stats.visible += visible;
-  if (length === 0) return;
-  frame.stats.text += length;
-  frame.stats.commas += commas;
-  frame.runText += length;
-  frame.runCommas += commas;
-  frame.hasDirectText ||= /\S/.test(text);
 }

@@ -68,6 +68,20 @@ export function textContent(node: AnyNode): string {
   return out;
 }
 
+/** Text of a subtree leaving out `skip` subtrees (scripts, dropped blocks), whitespace collapsed. */
+export function textOutside(node: Element, skip: ReadonlySet<AnyNode>): string {
+  let out = '';
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop() as AnyNode;
+    if (isText(current)) out += current.data;
+    else if (isTag(current) && !skip.has(current)) {
+      for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i] as AnyNode);
+    }
+  }
+  return collapseWhitespace(out);
+}
+
 /** Characters that reach the output as something other than whitespace. */
 export function isVisibleChar(code: number): boolean {
   return code > 32 && code !== 160;

@@ -1,0 +1,160 @@
+/**
+ * The last pass of the main-content scorer: what to leave out of the chosen content, as
+ * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
+ * boilerplate.ts), from the statistics the scoring pass gathered.
+ */
+import { AD_TOKEN, MAX_TAIL_SHARE, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { PHRASING_TAGS, type Stats } from './content-stats.js';
+import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
+
+/** What the scorer knows of the page, as the cleaning pass reads it. */
+export interface ScoredPage {
+  /** Readability's `cleanConditionally` flag: drop link-, form- or image-heavy blocks. */
+  cleanConditionally: boolean;
+  stats(el: Element): Stats | undefined;
+  isDataTable(table: Element): boolean;
+  classWeight(el: Element): number;
+  keptChildren(el: ParentNode): Element[];
+}
+
+/** Removed from the chosen content outright, as Readability's `_prepArticle` does (plus `nav`). */
+const CLEAN_TAGS = new Set([
+  'footer', 'aside', 'nav', 'object', 'embed', 'iframe', 'input', 'textarea', 'select', 'button', 'link',
+]);
+const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
+const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+/** Wrappers the tail is looked for inside of, when the article's last block is one. */
+const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
+const IN_CODE = 1;
+const IN_DATA_TABLE = 2;
+const IN_FIGURE = 4;
+
+/** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
+export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredPage): Element[] {
+  return new Cleaner(page).clean(roots, skip);
+}
+
+class Cleaner {
+  /** Text length of the chosen content before cleaning. */
+  private contentText = 0;
+
+  constructor(private readonly page: ScoredPage) {}
+
+  clean(roots: Element[], skip: Set<AnyNode>): Element[] {
+    const cleaned: Element[] = [];
+    const rootSet = new Set(roots);
+    for (const root of roots) this.contentText += this.page.stats(root)?.text ?? 0;
+    const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
+    while (stack.length > 0) {
+      const [el, context] = stack.pop() as [Element, number];
+      if (skip.has(el)) continue;
+      if (this.shouldClean(el, rootSet.has(el), context)) {
+        skip.add(el);
+        cleaned.push(el);
+        continue;
+      }
+      let childContext = context;
+      if (el.name === 'pre' || el.name === 'code') childContext |= IN_CODE;
+      if (el.name === 'figure') childContext |= IN_FIGURE;
+      if (el.name === 'table' && this.page.isDataTable(el)) childContext |= IN_DATA_TABLE;
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const child = el.children[i] as AnyNode;
+        if (isTag(child)) stack.push([child, childContext]);
+      }
+    }
+    const last = roots[roots.length - 1];
+    return last && !skip.has(last) ? this.trimTail(last, skip, cleaned) : cleaned;
+  }
+
+  /**
+   * Boilerplate gathers at the article's end (tags, share prompts, author lines, credits, links
+   * to other stories): from the last block back, leave out each that looks like it, until a block
+   * of prose; when that block is a wrapper, go on inside it.
+   */
+  private trimTail(root: Element, skip: Set<AnyNode>, cleaned: Element[]): Element[] {
+    const trimmed: Element[] = [];
+    let budget = this.contentText * MAX_TAIL_SHARE;
+    let parent: Element | undefined = root;
+    while (parent) {
+      const children: Element[] = this.page.keptChildren(parent).filter((child) => !skip.has(child));
+      let i = children.length - 1;
+      for (; i >= 0; i--) {
+        const child = children[i] as Element;
+        const stats = this.page.stats(child);
+        if (!stats || stats.text === 0) continue;
+        if (stats.hasPre || stats.hasDataTable || PHRASING_TAGS.has(child.name) || stats.text > budget) break;
+        if (!isArticleTail(child, stats, () => textOutside(child, skip))) break;
+        budget -= stats.text;
+        skip.add(child);
+        trimmed.push(child);
+      }
+      const prose: Element | undefined = children[i];
+      parent = prose && WRAPPERS.has(prose.name) ? prose : undefined;
+    }
+    if (trimmed.length === 0) return cleaned;
+    // The caller counts cleaned elements as disjoint subtrees: a trimmed block takes its cleaned descendants' place.
+    return [...cleaned.filter((el) => !trimmed.some((block) => contains(block, el))), ...trimmed];
+  }
+
+  private shouldClean(el: Element, isRoot: boolean, context: number): boolean {
+    if (context & IN_CODE) return false;
+    if (CLEAN_TAGS.has(el.name)) return true;
+    const stats = this.page.stats(el);
+    if (!stats) return false;
+    if (!isRoot && hasClassOrId(el)) {
+      const match = classAndId(el);
+      if (AD_TOKEN.test(match) || (stats.text < 500 && SHARE.test(match))) return true;
+      if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
+    }
+    if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
+    if (this.isCaptionOrRelated(el, stats)) return true;
+    if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
+    return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
+  }
+
+  private isCaptionOrRelated(el: Element, stats: Stats): boolean {
+    if (stats.hasPre || stats.hasDataTable) return false;
+    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity }, () => textContent(el).trim());
+  }
+
+  /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
+  private removeConditionally(el: Element, stats: Stats, inDataTable: boolean, inFigure: boolean): boolean {
+    if (el.name === 'table' && this.page.isDataTable(el)) return false;
+    // Tables and code must survive: never drop a block that holds one.
+    if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
+    const weight = this.page.classWeight(el);
+    if (weight < 0) return true;
+    if (stats.commas >= 10) return false;
+    const text = stats.text;
+    let isList = el.name === 'ul' || el.name === 'ol';
+    if (!isList && text > 0 && stats.listText / text > 0.9) isList = true;
+    if (text > 0 && text < 40) {
+      if (isAdOrLoadingLabel(textContent(el))) return true;
+    }
+    const { p, img, input, embed, linkDensity } = stats;
+    const li = stats.li - 100;
+    const headingDensity = text === 0 ? 0 : stats.headingText / text;
+    const remove =
+      (!inFigure && img > 1 && p / img < 0.5) ||
+      (!isList && li > p) ||
+      input > Math.floor(p / 3) ||
+      (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+      (!isList && weight < 25 && linkDensity > 0.2) ||
+      (weight >= 25 && linkDensity > 0.5) ||
+      // Readability counts only the embeds its `_clean` left (videos); ours are all gone already, so
+      // only a block with little text besides them goes, never an article that holds a few.
+      (embed > 0 && text < 75);
+    if (remove && isList) {
+      // A plain list of images (a gallery) stays.
+      const items = this.page.keptChildren(el);
+      const simple = items.every((item) => this.page.keptChildren(item).length <= 1);
+      if (simple && img === items.length) return false;
+    }
+    return remove;
+  }
+}
+
+function contains(ancestor: Element, node: AnyNode): boolean {
+  for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
+}

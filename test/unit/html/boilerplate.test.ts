@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { transformHtml } from '../../../scraper/html/transform.js';
+import { options } from './helpers.js';
+
+const URL = 'https://news.example.com/2025/05/harbour-bridge';
+const PARAGRAPHS = [
+  'The harbour bridge reopened on Monday after eighteen months of repairs, and traffic returned to its old levels within hours.',
+  'Engineers replaced the main cables, which had corroded faster than anyone expected, and rebuilt the deck in sections.',
+  'The city council said the final cost came in under budget, a rare outcome for a project of this size and complexity.',
+  'Commuters who had spent a year and a half on detour buses said the difference to their mornings was hard to overstate.',
+  'Shop owners on both ends of the bridge reported their busiest Monday since the closure, with queues out of the door by nine.',
+  'The next inspection is due in five years, and the council has set money aside for it, so the work will not fall behind again.',
+];
+
+const paragraphs = (from: number, to?: number) => PARAGRAPHS.slice(from, to).map((p) => `<p>${p}</p>`).join('\n');
+
+/** A page whose article the scorer picks, with `body` as the article's body. */
+function page(body: string, bodyClass = 'entry-content'): string {
+  return `<html><head><title>Harbour bridge reopens</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <article><h1>Harbour bridge reopens</h1><div class="${bodyClass}">${body}</div></article>
+    <footer>Copyright 2025 Example News</footer>
+  </body></html>`;
+}
+
+/** The article with `extra` after its paragraphs. */
+const article = (extra: string) => page(`${paragraphs(0)}\n${extra}`);
+
+const markdownOf = (html: string) => transformHtml(html, URL, options()).markdown ?? '';
+
+describe('boilerplate inside the chosen article', () => {
+  it('drops a block whose class names it as related links, even when another class word looks like content', () => {
+    const markdown = markdownOf(
+      article(`<div class="content-related-stories"><h3>Related</h3><ul>
+        <li><a href="/a">Ferry timetable changes for the summer season</a></li>
+        <li><a href="/b">New cycle lanes planned along the waterfront</a></li>
+        <li><a href="/c">The old tram depot will become a market hall next spring</a></li>
+        <li><a href="/d">Council approves the budget for the eastern sea wall repairs</a></li>
+        <li><a href="/e">Night buses return to the airport route after a two-year gap</a></li>
+      </ul></div>`),
+    );
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Ferry timetable');
+  });
+
+  it('drops a newsletter box named as such, though it has no links', () => {
+    const markdown = markdownOf(
+      article('<div class="newsletter-signup"><p>Get the best of our local reporting in your inbox every week, free of charge.</p></div>'),
+    );
+    expect(markdown).toContain(PARAGRAPHS[3]);
+    expect(markdown).not.toContain('in your inbox');
+  });
+
+  it('drops an editorial disclaimer named as such', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<div class="editorial-disclaimer"><p>Note: the advertising policy below does not apply to this article, which our newsroom wrote.</p></div>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('advertising policy');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
+  it('keeps a named block that holds most of the article: it is the article, whatever its name', () => {
+    const markdown = markdownOf(article(`<div class="story-tags-enabled">${PARAGRAPHS.map((p) => `<p>${p} Again.</p>`).join('\n')}</div>`));
+    for (const p of PARAGRAPHS) expect(markdown).toContain(`${p} Again.`);
+  });
+});
+
+describe('links to other articles', () => {
+  /** `block` between the article's paragraphs, where the tail rules do not reach. */
+  const between = (block: string) => page(`${paragraphs(0, 3)}${block}${paragraphs(3)}`);
+
+  it('drops a link line whose label ends in a colon ("Lea:")', () => {
+    const markdown = markdownOf(between('<p><strong>Lea: <a href="/x">El puerto amplía su horario de verano</a></strong></p>'));
+    expect(markdown).not.toContain('El puerto');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('drops a list of links of any length that opens with a "Read more" label', () => {
+    const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
+    const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
+    expect(markdown).not.toContain('Ferry timetable');
+    expect(markdown).not.toContain('Night buses');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+});
+
+describe('embeds', () => {
+  it('keeps an article that holds a few embeds, and cleans it as usual', () => {
+    // Counting the embeds took the whole article out, and the retry that followed kept everything, links included.
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<div><a href="/t/1">Bridges</a> <a href="/t/2">Ferries</a> <a href="/t/3">Council</a></div>
+        <p>The first ferry skipper to cross under the new deck posted a video of it, which the port authority shared.</p>
+        <iframe src="https://video.example/1"></iframe><iframe src="https://video.example/2"></iframe>${paragraphs(3)}`),
+    );
+    expect(markdown).toContain('The first ferry skipper');
+    expect(markdown).toContain(PARAGRAPHS[5]);
+    expect(markdown).not.toContain('Ferries');
+  });
+
+  it('drops a block with an embed and little else', () => {
+    const markdown = markdownOf(page(`${paragraphs(0, 3)}<div><iframe src="https://ads.example/1"></iframe><p>Sponsored clip</p></div>${paragraphs(3)}`));
+    expect(markdown).not.toContain('Sponsored clip');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+});
+
+describe('share prompts', () => {
+  it('drops a share prompt that opens or closes on the verb, and keeps a sentence that introduces a list', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p>Share this story with your friends and family:</p><p>Den Artikel mit anderen teilen/diskutieren:</p>
+        <p>The council will share the findings:</p><ul><li>cables</li><li>deck</li></ul>${paragraphs(2)}`),
+    );
+    expect(markdown).not.toContain('Share this story');
+    expect(markdown).not.toContain('Den Artikel');
+    expect(markdown).toContain('The council will share the findings:');
+  });
+});
+
+describe('credits', () => {
+  it('drops a credit line and a caption that ends in its credit, wherever they sit in the article', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p>(Credit: Jane Doe / Example News)</p>
+        <div><img src="/bridge.jpg"><div class="media-text">The bridge at dawn on its first day back. | © Harbour Authority/Getty Images</div></div>
+        ${paragraphs(2)}`),
+    );
+    expect(markdown).not.toContain('Credit: Jane Doe');
+    expect(markdown).not.toContain('The bridge at dawn');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
+  it('drops a figure caption of any length', () => {
+    const caption = 'Figure 4: The south pier during the last week of works. '.repeat(7);
+    const markdown = markdownOf(page(`${paragraphs(0, 3)}<figure><img src="/pier.jpg"><figcaption>${caption}</figcaption></figure>${paragraphs(3)}`));
+    expect(caption.length).toBeGreaterThan(300);
+    expect(markdown).not.toContain('The south pier');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
+  it('keeps a sign that only looks like a credit inside a sentence', () => {
+    const markdown = markdownOf(page(`${paragraphs(0, 2)}<p>The contractor, <strong>Brückenbau©</strong>, said it would bid for the next job.</p>${paragraphs(2)}`));
+    expect(markdown).toContain('**Brückenbau©**, said it would bid');
+  });
+});
+
+describe("the article's tail", () => {
+  const CLOSING = 'The mayor thanked the crews who worked through two winters to finish the job, and promised a plaque on the south pier.';
+
+  it('drops short lines that do not end as a sentence and link lines after the last paragraph, inside wrappers too', () => {
+    const markdown = markdownOf(
+      article(`<div class="wrap"><p>${CLOSING}</p><p>Photos by Jane Doe for Example News</p></div>
+        <p>Filed under: <a href="/t/bridges">Bridges</a>, <a href="/t/transport">Transport</a></p>`),
+    );
+    expect(markdown).toContain(CLOSING);
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Photos by Jane Doe');
+    expect(markdown).not.toContain('Filed under');
+  });
+
+  it('keeps a short last sentence, a short last list, and a short line before more prose', () => {
+    const markdown = markdownOf(
+      article(`<p>Photos by Jane Doe for Example News</p>
+        <p>The bridge opens to cyclists next week.</p>
+        <ul><li>Cables</li><li>Deck</li><li>Lights</li></ul>`),
+    );
+    expect(markdown).toContain('Photos by Jane Doe');
+    expect(markdown).toContain('The bridge opens to cyclists next week.');
+    expect(markdown).toMatch(/- +Cables\n- +Deck\n- +Lights/);
+  });
+
+  it('stops before the tail grows into a large share of the article', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `<p>Line ${i + 1} of the results table from the regatta</p>`).join('\n');
+    const markdown = markdownOf(article(lines));
+    expect(markdown).toContain('Line 1 of the results');
+    expect(markdown).not.toContain('Line 12 of the results');
+  });
+});
