@@ -1,14 +1,14 @@
 /**
  * The crawl policy over the page pipeline (activities/page/pipeline.ts): one page of a crawl or
  * batch scrape. It adds the links the page discovers to the frontier, then stores the Document,
- * the page's final status and its charge together. Safe to run twice for the same page. The job's
- * "completed" belongs to its workflow (finishJob), which alone knows when the frontier is drained.
+ * the page's final status, its charge, its cache copy and the release of its slot together.
+ * Safe to run twice for the same page. The job's "completed" belongs to its workflow
+ * (finishJob), which alone knows when the frontier is drained.
  */
 import { Context } from '@temporalio/activity';
 import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
-import { storeCachedPage } from '../db/repositories/page-cache.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import type { ActivityDeps } from './deps.js';
@@ -88,8 +88,8 @@ export function createCrawlPageActivity(
 
 /**
  * Several pages of one job in one activity, run at once, each through the same pipeline and
- * policy as `crawlPage`: each settles its Document, frontier row and charge in its own
- * transaction, so a batch that dies half-way keeps the pages it settled, and its retry settles
+ * policy as `crawlPage`: each settles its Document, frontier row, charge, slot release and
+ * cache copy in its own transaction, so a batch that dies half-way keeps the pages it settled, and its retry settles
  * the others (a page settled twice is stored and charged once). It saves Temporal a scheduled,
  * started and completed event and a workflow task per page, which on a static page cost more
  * than the page itself. A page that fails is handed back (`retry`), not retried here: its
@@ -137,8 +137,7 @@ function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy
         });
       }
     },
-    async persist({ task, documentId, outcome, creditsUsed, plan, threat, cacheCopy }, deps) {
-      if (cacheCopy) await storeCachedPage(deps.db, cacheCopy);
+    async persist({ task, documentId, outcome, creditsUsed, plan, threat, slot, cacheCopy }, deps) {
       // Links first: a worker lost before the page settles runs it again, and enqueueing is idempotent.
       // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
       const enqueued =
@@ -157,8 +156,14 @@ function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy
           document: outcome.document,
           creditsUsed,
         }),
-        pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
+        {
+          charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
+          lease: slot,
+          cacheCopy,
+        },
       );
+      // Its transaction released the slot.
+      slot.released = true;
       return { documentId: stored.documentId, creditsUsed, enqueued };
     },
   };

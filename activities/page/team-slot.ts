@@ -33,8 +33,8 @@ export interface TeamSlotRequest {
 /** The lease `work` holds. */
 export interface HeldSlot extends SlotLease {
   /**
-   * Set by work that released the lease in its own committed transaction (as a scrape's result
-   * does, db/repositories/documents.ts), which saves the separate release.
+   * Set by work that released the lease in its own committed transaction (as a page's result
+   * does, db/repositories/documents.ts and crawl-pages.ts), which saves the separate release.
    */
   released: boolean;
 }
