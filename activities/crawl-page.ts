@@ -15,6 +15,7 @@ import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
+import { withTeamSlots } from './page/team-slot.js';
 import { pageCharge, requireCredits, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
 import { sparingBlockedHosts } from './threat/gate.js';
@@ -88,11 +89,12 @@ export function createCrawlPageActivity(
 
 /**
  * Several pages of one job in one activity, run at once, each through the same pipeline and
- * policy as `crawlPage`: each settles its Document, frontier row, charge, slot release and
- * cache copy in its own transaction, so a batch that dies half-way keeps the pages it settled, and its retry settles
- * the others (a page settled twice is stored and charged once). It saves Temporal a scheduled,
- * started and completed event and a workflow task per page, which on a static page cost more
- * than the page itself. A page that fails is handed back (`retry`), not retried here: its
+ * policy as `crawlPage` and each holding its own slot of the team's concurrency limit (leased
+ * for the batch in one statement): each settles its Document, frontier row, charge, slot and
+ * cache copy in its own transaction, so a batch that dies half-way keeps the pages it settled,
+ * and its retry settles the others (a page settled twice is stored and charged once). It saves
+ * Temporal a scheduled, started and completed event and a workflow task per page, which on a
+ * static page cost more than the page itself. A page that fails is handed back (`retry`), not retried here: its
  * workflow runs it alone with the page retry policy.
  */
 export function createCrawlPagesActivity(
@@ -103,23 +105,40 @@ export function createCrawlPagesActivity(
   return async function crawlPages(input: CrawlPagesInput): Promise<CrawlPagesOutcome[]> {
     const { cancellationSignal } = Context.current();
     const { pages, ...common } = input;
-    // One read of the team's standing for the batch; every page awaits it (a refusal is each page's).
+    const outcomeOf = (err: unknown): CrawlPagesOutcome => {
+      if (cancellationSignal.aborted) throw err;
+      const known = withCreditCode(err);
+      if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
+      return { status: 'retry' };
+    };
+    // One read of the team's standing for the batch (a refusal is each page's), and one lease of
+    // up to a slot per page: pages beyond the slots granted go back to the workflow, deferred.
     const budget = requireCredits(deps.db, input.teamId);
-    return Promise.all(
-      pages.map(async (page): Promise<CrawlPagesOutcome> => {
-        const one: CrawlPageInput = { ...common, page };
-        const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
-        try {
-          const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget });
-          return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
-        } catch (err) {
-          if (cancellationSignal.aborted) throw err;
-          const known = withCreditCode(err);
-          if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
-          return { status: 'retry' };
-        }
-      }),
+    let limit: number;
+    try {
+      limit = (await budget).plan.concurrency;
+    } catch (err) {
+      const outcome = outcomeOf(err);
+      return pages.map(() => outcome);
+    }
+    const slotRequest = { teamId: input.teamId, limit, waitMs: CRAWL_SLOT_WAIT_MS };
+    const outcomes = await withTeamSlots(deps.db, slotRequest, pages.length, (slots) =>
+      Promise.all(
+        pages.map(async (page, i): Promise<CrawlPagesOutcome> => {
+          const slot = slots[i];
+          if (!slot) return { status: 'deferred' };
+          const one: CrawlPageInput = { ...common, page };
+          const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
+          try {
+            const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget, slot });
+            return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
+          } catch (err) {
+            return outcomeOf(err);
+          }
+        }),
+      ),
     );
+    return outcomes === NO_SLOT ? pages.map(() => ({ status: 'deferred' })) : outcomes;
   };
 }
 
