@@ -190,7 +190,7 @@ export interface PageCacheTable {
   cached_at: Timestamp;
 }
 
-/** Each team's page_cache bytes, kept by a trigger (migration 2026_11_27_000100). */
+/** Each team's page_cache bytes, kept by triggers (migration 2026_11_27_000100). */
 export interface PageCacheTotalTable {
   team_id: string;
   bytes: number;

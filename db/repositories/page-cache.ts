@@ -47,7 +47,7 @@ export interface CacheCopy {
 
 /**
  * Stores (or replaces) the team's copy under `key`, then applies both bounds. The byte cap is
- * checked against the team's total (page_cache_totals, kept by a trigger), so a store below the
+ * checked against the team's total (page_cache_totals, kept by triggers), so a store below the
  * cap costs one statement; only a store that may pass it pays the ranking of the team's rows.
  */
 export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {

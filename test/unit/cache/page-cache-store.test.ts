@@ -1,7 +1,7 @@
 /**
  * db/repositories/page-cache.ts against a real Postgres: a store replaces the key's copy and
  * applies both bounds (age for every team, bytes per team, oldest first), judging the byte cap by
- * the team's total that the page_cache trigger keeps.
+ * the team's total that the page_cache triggers keep.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ function store(teamId: string, key: string, markdown: string): Promise<void> {
   });
 }
 
-/** The trigger's total next to the real sum, for each of `teamIds`. */
+/** The kept total next to the real sum, for each of `teamIds`. */
 async function totalsOf(...teamIds: string[]): Promise<{ kept: number; actual: number }[]> {
   return Promise.all(
     teamIds.map(async (teamId) => {
@@ -141,5 +141,30 @@ describe('storeCachedPage', () => {
     expect(await keysOf(otherTeamId)).toEqual(['kept']);
     for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
     expect((await totalsOf(otherTeamId))[0]!.kept).toBe(700);
+  });
+
+  it('keeps the totals when one statement writes many rows of several teams', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    const old = new Date(Date.now() - PAGE_CACHE_RETENTION_MS - DAY_MS);
+    await t.db
+      .insertInto('page_cache')
+      .values(
+        Array.from({ length: 300 }, (_, i) => ({
+          team_id: i % 2 === 0 ? teamId : otherTeamId,
+          cache_key: `bulk-${i}`,
+          url: `https://example.com/${i}`,
+          document: JSON.stringify({ markdown: String(i) }),
+          outcome: JSON.stringify({ statusCode: 200 }),
+          size_bytes: 1_000 + i,
+          cached_at: i < 200 ? old : new Date(),
+        })),
+      )
+      .execute();
+    for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
+    await t.db.updateTable('page_cache').set({ size_bytes: 7 }).where('team_id', '=', otherTeamId).where('cache_key', 'like', 'bulk-2%').execute();
+    // The age purge of this store deletes 200 rows of both teams at once.
+    await store(teamId, 'new', 'fresh');
+    expect((await keysOf(otherTeamId)).length).toBe(50);
+    for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
   });
 });
