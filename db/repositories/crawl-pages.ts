@@ -119,10 +119,10 @@ export interface PageSettlement {
 
 /**
  * Records a finished page: its document (kept once per job and URL), the frontier row's final
- * status, the page's charge, its slot's release and its cache copy, in one transaction so a crash never leaves
- * one without the others. A refused charge (CreditLimitReached) rolls all of it back: the page is
- * not delivered. One statement, so the transaction is three round trips, and the team's usage
- * row, locked by the charge, is held only until the commit that follows.
+ * status, the page's charge, its slot's release and its cache copy, in one transaction so a crash
+ * never leaves one without the others. A refused charge (CreditLimitReached) rolls all of it
+ * back: the page is not delivered. One statement, so the transaction is three round trips, and
+ * the team's usage row, locked by the charge, is held only until the commit that follows.
  */
 export async function settlePage(
   db: Db,
@@ -142,7 +142,7 @@ export async function settlePage(
     const cache = cacheCopy && cacheStore(cacheCopy);
     const ctes = [
       sql`inserted as (${insert})`,
-      // An earlier attempt's row, when this one inserted none (a row inserted now is not in the statement's snapshot).
+      // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
       sql`doc as (select id from inserted union all ${existing})`,
       sql`frontier as (${frontierUpdate(trx, page, sql<string>`(select id from doc)`).where(sql<boolean>`exists (select 1 from doc)`)})`,
       ...(lease ? [sql`slot as (${slotRelease(trx, lease)})`] : []),
