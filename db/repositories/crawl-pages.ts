@@ -141,10 +141,14 @@ export async function settlePage(
     const existing = trx.selectFrom('documents').select('id').where('job_id', '=', page.jobId).where('url_key', '=', page.urlKey);
     const cache = cacheCopy && cacheStore(cacheCopy);
     const ctes = [
+      // The job row's key-share lock, which the foreign keys would take only at the statement's end:
+      // an enqueue holds that row while it waits for frontier rows, so this settle must not hold its
+      // frontier row while it waits for the job row (the update below is gated on this lock).
+      sql`job as (select id from jobs where id = ${page.jobId}::uuid for key share)`,
       sql`inserted as (${insert})`,
       // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
       sql`doc as (select id from inserted union all ${existing})`,
-      sql`frontier as (${frontierUpdate(trx, page, sql<string>`(select id from doc)`).where(sql<boolean>`exists (select 1 from doc)`)})`,
+      sql`frontier as (${frontierUpdate(trx, page, sql<string>`(select id from doc)`).where(sql<boolean>`exists (select 1 from job) and exists (select 1 from doc)`)})`,
       ...(lease ? [sql`slot as (${slotRelease(trx, lease)})`] : []),
       ...(cache ? [cache.ctes] : []),
       ...(charge ? [chargeCtes(charge, sql`exists (select 1 from inserted)`)] : []),

@@ -4,6 +4,7 @@
  * result also completes its job and frees its concurrency slot in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen } from '../../../db/listen.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
@@ -40,6 +41,16 @@ async function leaseSlot(teamId: string): Promise<SlotLease> {
   const lease = await acquireSlot(t.db, teamId, 10, randomUUID(), 30_000);
   if (!lease) throw new Error('no free slot');
   return lease;
+}
+
+/** Until some session of this database waits for a row lock. */
+async function waitForLockWait(): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::integer as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function jobStatus(jobId: string): Promise<string> {
@@ -258,6 +269,27 @@ describe('a crawl page (settlePage)', () => {
 });
 
 describe('under concurrency', () => {
+  it('settles a page while the crawl enqueues links to it, without a deadlock', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team);
+    await queuePages(jobId, ['a']);
+    const doc = documentRow(jobId, team.teamId, 'a');
+    let settling: Promise<unknown> | undefined;
+    // An enqueue holds the job row (db/repositories/crawl-pages.ts) while a settle of a page it links to starts.
+    await t.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
+      settling = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
+      settling.catch(() => undefined);
+      await waitForLockWait();
+      await trx
+        .insertInto('crawl_pages')
+        .values({ job_id: jobId, url_key: 'a', url: 'https://example.com/a', depth: 1 })
+        .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
+        .execute();
+    });
+    await expect(settling).resolves.toEqual({ documentId: doc.id, inserted: true });
+  });
+
   it('stores and charges a page once when several attempts settle it at the same moment, all naming the one Document', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team);
