@@ -1,20 +1,21 @@
 /**
  * The crawl policy over the page pipeline (activities/page/pipeline.ts): one page of a crawl or
  * batch scrape. It adds the links the page discovers to the frontier, then stores the Document,
- * the page's final status and its charge together. Safe to run twice for the same page. The job's
- * "completed" belongs to its workflow (finishJob), which alone knows when the frontier is drained.
+ * the page's final status, its charge, its cache copy and the release of its slot together.
+ * Safe to run twice for the same page. The job's "completed" belongs to its workflow
+ * (finishJob), which alone knows when the frontier is drained.
  */
 import { Context } from '@temporalio/activity';
 import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
-import { storeCachedPage } from '../db/repositories/page-cache.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
+import { withTeamSlots } from './page/team-slot.js';
 import { pageCharge, requireCredits, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
 import { sparingBlockedHosts } from './threat/gate.js';
@@ -88,11 +89,12 @@ export function createCrawlPageActivity(
 
 /**
  * Several pages of one job in one activity, run at once, each through the same pipeline and
- * policy as `crawlPage`: each settles its Document, frontier row and charge in its own
- * transaction, so a batch that dies half-way keeps the pages it settled, and its retry settles
- * the others (a page settled twice is stored and charged once). It saves Temporal a scheduled,
- * started and completed event and a workflow task per page, which on a static page cost more
- * than the page itself. A page that fails is handed back (`retry`), not retried here: its
+ * policy as `crawlPage` and each holding its own slot of the team's concurrency limit (leased
+ * for the batch in one statement): each settles its Document, frontier row, charge, slot and
+ * cache copy in its own transaction, so a batch that dies half-way keeps the pages it settled,
+ * and its retry settles the others (a page settled twice is stored and charged once). It saves
+ * Temporal a scheduled, started and completed event and a workflow task per page, which on a
+ * static page cost more than the page itself. A page that fails is handed back (`retry`), not retried here: its
  * workflow runs it alone with the page retry policy.
  */
 export function createCrawlPagesActivity(
@@ -103,23 +105,40 @@ export function createCrawlPagesActivity(
   return async function crawlPages(input: CrawlPagesInput): Promise<CrawlPagesOutcome[]> {
     const { cancellationSignal } = Context.current();
     const { pages, ...common } = input;
-    // One read of the team's standing for the batch; every page awaits it (a refusal is each page's).
+    const outcomeOf = (err: unknown): CrawlPagesOutcome => {
+      if (cancellationSignal.aborted) throw err;
+      const known = withCreditCode(err);
+      if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
+      return { status: 'retry' };
+    };
+    // One read of the team's standing for the batch (a refusal is each page's), and one lease of
+    // up to a slot per page: pages beyond the slots granted go back to the workflow, deferred.
     const budget = requireCredits(deps.db, input.teamId);
-    return Promise.all(
-      pages.map(async (page): Promise<CrawlPagesOutcome> => {
-        const one: CrawlPageInput = { ...common, page };
-        const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
-        try {
-          const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget });
-          return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
-        } catch (err) {
-          if (cancellationSignal.aborted) throw err;
-          const known = withCreditCode(err);
-          if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
-          return { status: 'retry' };
-        }
-      }),
+    let limit: number;
+    try {
+      limit = (await budget).plan.concurrency;
+    } catch (err) {
+      const outcome = outcomeOf(err);
+      return pages.map(() => outcome);
+    }
+    const slotRequest = { teamId: input.teamId, limit, waitMs: CRAWL_SLOT_WAIT_MS };
+    const outcomes = await withTeamSlots(deps.db, slotRequest, pages.length, (slots) =>
+      Promise.all(
+        pages.map(async (page, i): Promise<CrawlPagesOutcome> => {
+          const slot = slots[i];
+          if (!slot) return { status: 'deferred' };
+          const one: CrawlPageInput = { ...common, page };
+          const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
+          try {
+            const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget, slot });
+            return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
+          } catch (err) {
+            return outcomeOf(err);
+          }
+        }),
+      ),
     );
+    return outcomes === NO_SLOT ? pages.map(() => ({ status: 'deferred' })) : outcomes;
   };
 }
 
@@ -137,8 +156,7 @@ function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy
         });
       }
     },
-    async persist({ task, documentId, outcome, creditsUsed, plan, threat, cacheCopy }, deps) {
-      if (cacheCopy) await storeCachedPage(deps.db, cacheCopy);
+    async persist({ task, documentId, outcome, creditsUsed, plan, threat, slot, cacheCopy }, deps) {
       // Links first: a worker lost before the page settles runs it again, and enqueueing is idempotent.
       // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
       const enqueued =
@@ -157,8 +175,14 @@ function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy
           document: outcome.document,
           creditsUsed,
         }),
-        pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
+        {
+          charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
+          lease: slot,
+          cacheCopy,
+        },
       );
+      // Its transaction released the slot.
+      slot.released = true;
       return { documentId: stored.documentId, creditsUsed, enqueued };
     },
   };

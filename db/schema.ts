@@ -190,6 +190,12 @@ export interface PageCacheTable {
   cached_at: Timestamp;
 }
 
+/** Each team's page_cache bytes, kept by triggers (migration 2026_11_27_000100). */
+export interface PageCacheTotalTable {
+  team_id: string;
+  bytes: number;
+}
+
 /** The markdown a change-tracking scrape saw, per (team, URL key, tag) and job. */
 export interface ChangeSnapshotTable {
   team_id: string;
@@ -396,6 +402,7 @@ export interface Database {
   concurrency_slots: ConcurrencySlotTable;
   media: MediaTable;
   page_cache: PageCacheTable;
+  page_cache_totals: PageCacheTotalTable;
   change_snapshots: ChangeSnapshotTable;
   expired_jobs: ExpiredJobTable;
   webhook_failures: WebhookFailureTable;

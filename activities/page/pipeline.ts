@@ -75,6 +75,11 @@ export interface PagePolicy<Result> {
    * page when absent. Only the admission check uses it: each charge re-checks under a row lock.
    */
   budget?: Promise<TeamBudget>;
+  /**
+   * A slot of the team's concurrency limit its batch leased for this page (a crawlPages batch,
+   * activities/crawl-page.ts); the page then leases none of its own.
+   */
+  slot?: HeldSlot;
   /** The Document id to use; defaults to a fresh one. */
   documentId?: string;
   /** Throws to fail a fetched page the policy does not accept as content. */
@@ -111,8 +116,7 @@ async function runStages<Result>(
   const budget = await (policy.budget ?? requireCredits(deps.db, task.teamId));
   const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection, budget.plan.threatProtection);
   await threat?.check(task.url);
-  const slotRequest = { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs };
-  return withTeamSlot(deps.db, slotRequest, (slot) => {
+  const run = (slot: HeldSlot) => {
     const deadline = policy.deadline();
     return withPageSignal(deadline, async (signal) => {
       const documentId = policy.documentId ?? randomUUID();
@@ -149,5 +153,7 @@ async function runStages<Result>(
       outcome.document.metadata.creditsUsed = creditsUsed;
       return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, threat, slot, cacheCopy }, deps);
     });
-  });
+  };
+  if (policy.slot) return run(policy.slot);
+  return withTeamSlot(deps.db, { teamId: task.teamId, limit: budget.plan.concurrency, waitMs: policy.slotWaitMs }, run);
 }

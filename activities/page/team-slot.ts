@@ -1,8 +1,9 @@
 /**
- * The team's concurrency limit, held around the fetch of one page. A page activity leases one
- * of the team's numbered slots in Postgres (db/repositories/concurrency-slots.ts), so the limit
- * holds across every job of the team and every worker. While the page runs, the lease is
- * renewed; when the activity ends it is released; when its worker dies it expires.
+ * The team's concurrency limit, held around the fetch of each page. A page activity leases one
+ * of the team's numbered slots per page in Postgres (db/repositories/concurrency-slots.ts), so the
+ * limit holds across every job of the team and every worker. While the pages run, the lease is
+ * renewed; each page's slot is freed when the page ends (in the transaction that stores it, where
+ * it can be), the rest when the activity ends; when its worker dies the lease expires.
  *
  * Waiting is short and bounded on purpose: a waiting activity occupies a worker's activity slot,
  * so long waits would let one team's queue starve another's. Crawl pages that find no slot go
@@ -11,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context, log } from '@temporalio/activity';
-import { acquireSlot, releaseSlot, renewSlot, type SlotLease } from '../../db/repositories/concurrency-slots.js';
+import { acquireSlots, releaseSlots, renewSlots, type SlotLease } from '../../db/repositories/concurrency-slots.js';
 import type { Db } from '../../db/connect.js';
 
 /** A lease outlives a dead worker by at most this long. */
@@ -30,11 +31,11 @@ export interface TeamSlotRequest {
   waitMs: number;
 }
 
-/** The lease `work` holds. */
+/** A lease `work` holds. */
 export interface HeldSlot extends SlotLease {
   /**
-   * Set by work that released the lease in its own committed transaction (as a scrape's result
-   * does, db/repositories/documents.ts), which saves the separate release.
+   * Set by work that released the lease in its own committed transaction (as a page's result
+   * does, db/repositories/documents.ts and crawl-pages.ts), which saves the separate release.
    */
   released: boolean;
 }
@@ -48,39 +49,52 @@ export async function withTeamSlot<T>(
   request: TeamSlotRequest,
   work: (slot: HeldSlot) => Promise<T>,
 ): Promise<T | typeof NO_SLOT> {
+  return withTeamSlots(db, request, 1, (slots) => work(slots[0]!));
+}
+
+/**
+ * Runs `work` holding between one and `count` of the team's slots, taken, renewed and (those
+ * `work` did not release) freed in one statement each, or returns NO_SLOT when none came free
+ * within `waitMs`. A batch of pages runs a page per slot and hands the others back.
+ */
+export async function withTeamSlots<T>(
+  db: Db,
+  request: TeamSlotRequest,
+  count: number,
+  work: (slots: HeldSlot[]) => Promise<T>,
+): Promise<T | typeof NO_SLOT> {
   const ctx = Context.current();
-  const leaseId = randomUUID();
+  const group = { teamId: request.teamId, leaseId: randomUUID() };
   const giveUpAt = Date.now() + request.waitMs;
   let pollMs = POLL_FIRST_MS;
-  let lease = await acquireSlot(db, request.teamId, request.limit, leaseId, LEASE_TTL_MS);
-  while (!lease) {
+  let leases = await acquireSlots(db, group.teamId, request.limit, count, group.leaseId, LEASE_TTL_MS);
+  while (leases.length === 0) {
     if (Date.now() >= giveUpAt) return NO_SLOT;
     ctx.heartbeat();
     await ctx.sleep(Math.min(pollMs, Math.max(0, giveUpAt - Date.now())));
     pollMs = Math.min(pollMs * 2, POLL_MAX_MS);
-    lease = await acquireSlot(db, request.teamId, request.limit, leaseId, LEASE_TTL_MS);
+    leases = await acquireSlots(db, group.teamId, request.limit, count, group.leaseId, LEASE_TTL_MS);
   }
 
-  const held: HeldSlot = { ...lease, released: false };
+  const held: HeldSlot[] = leases.map((lease) => ({ ...lease, released: false }));
+  const stillHeld = () => held.filter((slot) => !slot.released).length;
   const renewal = setInterval(() => {
-    renewSlot(db, held, LEASE_TTL_MS).then(
+    renewSlots(db, group, LEASE_TTL_MS).then(
       (kept) => {
         // Only after a stall longer than the TTL; the page finishes, one over the limit for a moment.
-        if (!kept && !held.released) {
-          log.warn('team slot: lease expired while the page ran', { teamId: held.teamId, slot: held.slot });
-        }
+        if (kept < stillHeld()) log.warn('team slot: lease expired while pages ran', { teamId: group.teamId });
       },
-      (err: unknown) => log.warn('team slot: renewal failed', { teamId: held.teamId, error: String(err) }),
+      (err: unknown) => log.warn('team slot: renewal failed', { teamId: group.teamId, error: String(err) }),
     );
   }, RENEW_INTERVAL_MS);
   try {
     return await work(held);
   } finally {
     clearInterval(renewal);
-    // A failed release is not the page's failure: the lease expires on its own.
-    if (!held.released) {
-      await releaseSlot(db, held).catch((err: unknown) =>
-        log.warn('team slot: release failed', { teamId: held.teamId, error: String(err) }),
+    // A failed release is not the pages' failure: the lease expires on its own.
+    if (stillHeld() > 0) {
+      await releaseSlots(db, group).catch((err: unknown) =>
+        log.warn('team slot: release failed', { teamId: group.teamId, error: String(err) }),
       );
     }
   }

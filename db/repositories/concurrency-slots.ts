@@ -17,19 +17,28 @@ export interface SlotLease {
   leaseId: string;
 }
 
+/** The slots taken together under one lease id (a crawlPages batch's): renewed and released as one. */
+export type SlotGroup = Pick<SlotLease, 'teamId' | 'leaseId'>;
+
+/** One free slot, as acquireSlots; undefined when all `limit` are held. */
+export async function acquireSlot(db: Db, teamId: string, limit: number, leaseId: string, ttlMs: number): Promise<SlotLease | undefined> {
+  return (await acquireSlots(db, teamId, limit, 1, leaseId, ttlMs))[0];
+}
+
 /**
- * Takes a free slot (never leased, or leased but expired) for `ttlMs`, or returns undefined when
- * all `limit` slots are held. The free slot is picked at random so concurrent callers seldom
- * collide; one that loses the race on a slot gets undefined and simply tries again.
+ * Takes up to `count` free slots (never leased, or leased but expired) for `ttlMs`, all under
+ * `leaseId`; none when all `limit` slots are held. Free slots are picked at random so concurrent
+ * callers seldom collide; a slot lost to a concurrent caller is simply not granted.
  */
-export async function acquireSlot(
+export async function acquireSlots(
   db: Db,
   teamId: string,
   limit: number,
+  count: number,
   leaseId: string,
   ttlMs: number,
-): Promise<SlotLease | undefined> {
-  if (limit < 1) return undefined;
+): Promise<SlotLease[]> {
+  if (limit < 1 || count < 1) return [];
   const { rows } = await sql<{ slot: number }>`
     with free as (
       select n from generate_series(0, ${limit - 1}::integer) as n
@@ -38,7 +47,7 @@ export async function acquireSlot(
         where s.team_id = ${teamId}::uuid and s.slot = n and s.expires_at > now()
       )
       order by random()
-      limit 1
+      limit ${count}::integer
     )
     insert into concurrency_slots (team_id, slot, lease_id, expires_at)
     select ${teamId}::uuid, n, ${leaseId}::uuid, now() + make_interval(secs => ${ttlMs / 1000}) from free
@@ -46,28 +55,32 @@ export async function acquireSlot(
       set lease_id = excluded.lease_id, expires_at = excluded.expires_at
       where concurrency_slots.expires_at <= now()
     returning slot, ${relaxedCommit(db)}`.execute(db);
-  const slot = rows[0]?.slot;
-  return slot === undefined ? undefined : { teamId, slot, leaseId };
+  return rows.map(({ slot }) => ({ teamId, slot, leaseId }));
 }
 
-/** Pushes the lease's expiry forward; false when it expired and another holder took the slot. */
-export async function renewSlot(db: Db, lease: SlotLease, ttlMs: number): Promise<boolean> {
+/** Pushes the expiry of the group's slots forward; returns how many it still held (expired ones may be another's now). */
+export async function renewSlots(db: Db, group: SlotGroup, ttlMs: number): Promise<number> {
   const renewed = await db
     .updateTable('concurrency_slots')
     .set({ expires_at: sql<Date>`now() + make_interval(secs => ${ttlMs / 1000})` })
-    .where('team_id', '=', lease.teamId)
-    .where('slot', '=', lease.slot)
-    .where('lease_id', '=', lease.leaseId)
+    .where('team_id', '=', group.teamId)
+    .where('lease_id', '=', group.leaseId)
     .returning(relaxedCommit(db).as('relaxed'))
     .execute();
-  return renewed.length > 0;
+  return renewed.length;
 }
 
-export async function releaseSlot(db: Db, lease: SlotLease): Promise<void> {
-  await slotRelease(db, lease).returning(relaxedCommit(db).as('relaxed')).execute();
+/** Frees every slot the group still holds. */
+export async function releaseSlots(db: Db, group: SlotGroup): Promise<void> {
+  await db
+    .deleteFrom('concurrency_slots')
+    .where('team_id', '=', group.teamId)
+    .where('lease_id', '=', group.leaseId)
+    .returning(relaxedCommit(db).as('relaxed'))
+    .execute();
 }
 
-/** The delete that frees `lease`, also run as part of a scrape's result (db/repositories/documents.ts). */
+/** The delete that frees one slot, run as part of the transaction that stores its page's result. */
 export function slotRelease(q: QueryCreator<Database>, lease: SlotLease) {
   return q
     .deleteFrom('concurrency_slots')

@@ -2,10 +2,12 @@
  * The crawl frontier in Postgres: which pages a crawl or batch scrape will scrape, and where each
  * one is. Every write is idempotent, because Temporal delivers activities at least once.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../connect.js';
-import type { NewDocument } from '../schema.js';
-import { recordCharge, type LedgerCharge } from './ledger.js';
+import type { Database, NewDocument } from '../schema.js';
+import { slotRelease, type SlotLease } from './concurrency-slots.js';
+import { CHARGE_OUTCOME, chargeCtes, checkCharge, type ChargeOutcome, type LedgerCharge } from './ledger.js';
+import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
 
 export interface FrontierCandidate {
   url: string;
@@ -105,35 +107,80 @@ function toClaimed(r: { url: string; url_key: string; depth: number }): ClaimedP
   return { url: r.url, urlKey: r.url_key, depth: r.depth };
 }
 
+/** What a finished page settles besides its Document and frontier row. */
+export interface PageSettlement {
+  /** The page's charge, made only by the settle that stores its Document. */
+  charge?: LedgerCharge;
+  /** The concurrency slot the page held, freed with it. */
+  lease?: SlotLease;
+  /** The page's copy for the team's page cache. */
+  cacheCopy?: CacheCopy;
+}
+
 /**
  * Records a finished page: its document (kept once per job and URL), the frontier row's final
- * status and the page's charge, in one transaction so a crash never leaves one without the
- * others. A refused charge (CreditLimitReached) rolls all of it back: the page is not delivered.
+ * status, the page's charge, its slot's release and its cache copy, in one transaction so a crash
+ * never leaves one without the others. A refused charge (CreditLimitReached) rolls all of it
+ * back: the page is not delivered. One statement, so the transaction is three round trips, and
+ * the team's usage row, locked by the charge, is held only until the commit that follows.
  */
 export async function settlePage(
   db: Db,
-  page: { jobId: string; urlKey: string; status: 'completed' | 'failed'; errorCode?: string; error?: string },
+  page: PageOutcome,
   document: NewDocument,
-  charge?: LedgerCharge,
+  settlement: PageSettlement = {},
 ): Promise<{ documentId: string; inserted: boolean }> {
+  const { lease, cacheCopy } = settlement;
+  const charge = settlement.charge && settlement.charge.credits > 0 ? settlement.charge : undefined;
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
+    const insert = trx
       .insertInto('documents')
       .values(document)
       .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    const documentId =
-      inserted?.id ??
-      (
-        await trx
-          .selectFrom('documents')
-          .select('id')
-          .where('job_id', '=', page.jobId)
-          .where('url_key', '=', page.urlKey)
-          .executeTakeFirstOrThrow()
-      ).id;
-    await trx
+      .returning('id');
+    const existing = trx.selectFrom('documents').select('id').where('job_id', '=', page.jobId).where('url_key', '=', page.urlKey);
+    const cache = cacheCopy && cacheStore(cacheCopy);
+    const ctes = [
+      // The job row's key-share lock, which the foreign keys would take only at the statement's end:
+      // an enqueue holds that row while it waits for frontier rows, so this settle must not hold its
+      // frontier row while it waits for the job row (the update below is gated on this lock).
+      sql`job as (select id from jobs where id = ${page.jobId}::uuid for key share)`,
+      sql`inserted as (${insert})`,
+      // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
+      sql`doc as (select id from inserted union all ${existing})`,
+      sql`frontier as (${frontierUpdate(trx, page, sql<string>`(select id from doc)`).where(sql<boolean>`exists (select 1 from job) and exists (select 1 from doc)`)})`,
+      ...(lease ? [sql`slot as (${slotRelease(trx, lease)})`] : []),
+      ...(cache ? [cache.ctes] : []),
+      ...(charge ? [chargeCtes(charge, sql`exists (select 1 from inserted)`)] : []),
+    ];
+    const { rows } = await sql<{ document_id: string | null; inserted: boolean; over: boolean } & ChargeOutcome>`
+      with ${sql.join(ctes)}
+      select (select id from doc) as document_id, exists (select 1 from inserted) as inserted,
+        ${cache ? cache.over : sql`false`} as over,
+        ${charge ? CHARGE_OUTCOME : sql`false as appended, false as counted`}`.execute(trx);
+    const outcome = rows[0]!;
+    if (charge) checkCharge(charge, outcome);
+    if (cache) await evictIfOver(trx, cache, outcome.over);
+    if (outcome.document_id !== null) return { documentId: outcome.document_id, inserted: outcome.inserted };
+    // A concurrent attempt stored the Document after this statement's snapshot was taken.
+    const { id } = await existing.executeTakeFirstOrThrow();
+    await frontierUpdate(trx, page, id).execute();
+    return { documentId: id, inserted: false };
+  });
+}
+
+/** A finished page's final frontier status. */
+export interface PageOutcome {
+  jobId: string;
+  urlKey: string;
+  status: 'completed' | 'failed';
+  errorCode?: string;
+  error?: string;
+}
+
+function frontierUpdate(q: Transaction<Database>, page: PageOutcome, documentId: string | RawBuilder<string>) {
+  return (
+    q
       .updateTable('crawl_pages')
       .set({
         status: page.status,
@@ -146,11 +193,7 @@ export async function settlePage(
       .where('url_key', '=', page.urlKey)
       // A cancelled page stays cancelled: its result arrived after the user stopped the job.
       .where('status', '!=', 'cancelled')
-      .execute();
-    // Last, so the team's usage row is locked only for the commit. Only a first insert charges.
-    if (inserted && charge) await recordCharge(trx, charge);
-    return { documentId, inserted: Boolean(inserted) };
-  });
+  );
 }
 
 /** On cancel: pages not yet finished will never be scraped, so they leave the totals. */

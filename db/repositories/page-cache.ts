@@ -2,9 +2,11 @@
  * The page cache, per team. Bounded two ways, both enforced on every write so no scheduler is
  * needed: rows older than PAGE_CACHE_RETENTION_MS are deleted (for every team), and a team's rows
  * above PAGE_CACHE_TEAM_BYTES in total are evicted oldest first. A request whose maxAge exceeds the
- * retention therefore still gets at most a 7-day-old copy.
+ * retention therefore still gets at most a 7-day-old copy. Concurrent stores do not see each
+ * other's rows, so a team can pass the cap by the copies being stored at that moment; its next
+ * store evicts them.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../connect.js';
 
 export const PAGE_CACHE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -44,13 +46,30 @@ export interface CacheCopy {
 }
 
 /**
- * Stores (or replaces) the team's copy under `key`, then applies both bounds, in one statement.
- * Its parts share one snapshot, so the bounds leave the stored key out and count its new size.
+ * Stores (or replaces) the team's copy under `key`, then applies both bounds. The byte cap is
+ * checked against the team's total (page_cache_totals, kept by triggers), so a store below the
+ * cap costs one statement; only a store that may pass it pays the ranking of the team's rows.
  */
 export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
+  const store = cacheStore(entry);
+  const { rows } = await sql<{ over: boolean }>`with ${store.ctes} select ${store.over} as over`.execute(db);
+  await evictIfOver(db, store, rows[0]!.over);
+}
+
+/** A store as parts of a larger statement (a crawl page's settle), then evictIfOver with what `over` selected. */
+export interface CacheStore {
+  entry: CacheCopy;
+  sizeBytes: number;
+  /** The CTEs `stored` and `expired`. */
+  ctes: RawBuilder<unknown>;
+  /** Whether the team may be past its cap with the stored copy. */
+  over: RawBuilder<boolean>;
+}
+
+export function cacheStore(entry: CacheCopy): CacheStore {
   const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
-  await sql`
-    with stored as (
+  const ctes = sql`
+    stored as (
       insert into page_cache (team_id, cache_key, url, document, outcome, size_bytes, cached_at)
       values (${entry.teamId}::uuid, ${entry.key}, ${entry.url}, ${entry.document}::jsonb, ${entry.outcome}::jsonb,
         ${sizeBytes}::integer, ${entry.cachedAt}::timestamptz)
@@ -61,16 +80,30 @@ export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
       delete from page_cache
       where cached_at <= ${new Date(Date.now() - PAGE_CACHE_RETENTION_MS)}::timestamptz
         and not (team_id = ${entry.teamId}::uuid and cache_key = ${entry.key})
-    )
-    -- Newest first, a running total of bytes after the stored copy: every row past the cap goes.
+    )`;
+  // The statement's parts share one snapshot: the total and the key's old copy are as before the store.
+  const over = sql<boolean>`(
+    coalesce((select bytes from page_cache_totals where team_id = ${entry.teamId}::uuid), 0)
+      - coalesce((select size_bytes from page_cache where team_id = ${entry.teamId}::uuid and cache_key = ${entry.key}), 0)
+      + ${sizeBytes}::bigint > ${PAGE_CACHE_TEAM_BYTES}::bigint)`;
+  return { entry, sizeBytes, ctes, over };
+}
+
+export async function evictIfOver(db: Db, store: CacheStore, over: boolean): Promise<void> {
+  if (over) await evictPastCap(db, store.entry.teamId, store.entry.key, store.sizeBytes);
+}
+
+/** Newest first, a running total of bytes after the stored copy: every row past the cap goes. */
+async function evictPastCap(db: Db, teamId: string, storedKey: string, storedBytes: number): Promise<void> {
+  await sql`
     delete from page_cache p
     using (
       select cache_key from (
         select cache_key, sum(size_bytes) over (order by cached_at desc, cache_key) as running
-        from page_cache where team_id = ${entry.teamId}::uuid and cache_key <> ${entry.key}
+        from page_cache where team_id = ${teamId}::uuid and cache_key <> ${storedKey}
       ) ranked
-      where running + ${sizeBytes}::bigint > ${PAGE_CACHE_TEAM_BYTES}::bigint
+      where running + ${storedBytes}::bigint > ${PAGE_CACHE_TEAM_BYTES}::bigint
     ) evicted
-    where p.team_id = ${entry.teamId}::uuid and p.cache_key = evicted.cache_key
+    where p.team_id = ${teamId}::uuid and p.cache_key = evicted.cache_key
   `.execute(db);
 }

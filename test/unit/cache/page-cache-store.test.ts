@@ -1,6 +1,7 @@
 /**
  * db/repositories/page-cache.ts against a real Postgres: a store replaces the key's copy and
- * applies both bounds (age for every team, bytes per team, oldest first).
+ * applies both bounds (age for every team, bytes per team, oldest first), judging the byte cap by
+ * the team's total that the page_cache triggers keep.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,21 @@ function store(teamId: string, key: string, markdown: string): Promise<void> {
   });
 }
 
+/** The kept total next to the real sum, for each of `teamIds`. */
+async function totalsOf(...teamIds: string[]): Promise<{ kept: number; actual: number }[]> {
+  return Promise.all(
+    teamIds.map(async (teamId) => {
+      const kept = await t.db.selectFrom('page_cache_totals').select('bytes').where('team_id', '=', teamId).executeTakeFirst();
+      const actual = await t.db
+        .selectFrom('page_cache')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('sum'))
+        .where('team_id', '=', teamId)
+        .executeTakeFirstOrThrow();
+      return { kept: Number(kept?.bytes ?? 0), actual: Number(actual.sum) };
+    }),
+  );
+}
+
 async function keysOf(teamId: string): Promise<string[]> {
   const rows = await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', teamId).orderBy('cache_key').execute();
   return rows.map((r) => r.cache_key);
@@ -97,5 +113,58 @@ describe('storeCachedPage', () => {
     await seed(teamId, 'older', 2 * DAY_MS, 100);
     await store(teamId, 'big', 'now small');
     expect(await keysOf(teamId)).toEqual(['big', 'older']);
+  });
+
+  it('keeps a store that leaves the team just under its cap, evicting nothing', async () => {
+    const teamId = await newTeamId();
+    const half = Math.floor(PAGE_CACHE_TEAM_BYTES / 2);
+    await seed(teamId, 'a', 2 * DAY_MS, half);
+    await seed(teamId, 'b', DAY_MS, half - 1_000);
+    await store(teamId, 'new', 'fresh');
+    expect(await keysOf(teamId)).toEqual(['a', 'b', 'new']);
+  });
+
+  it('keeps each team’s total equal to its rows through stores, replacements, the age purge and eviction', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    const third = Math.floor(PAGE_CACHE_TEAM_BYTES / 3);
+    await seed(otherTeamId, 'old', PAGE_CACHE_RETENTION_MS + DAY_MS, 500);
+    await seed(otherTeamId, 'kept', DAY_MS, 700);
+    await seed(teamId, 'a', 3 * DAY_MS, third);
+    await seed(teamId, 'b', 2 * DAY_MS, third);
+    await store(teamId, 'c', 'first');
+    await store(teamId, 'c', 'a longer second copy');
+    // Concurrent replacements of one key: each must take out the size of the copy it replaced.
+    await Promise.all(['x', 'xx', 'xxx', 'xxxx'].map((markdown) => store(teamId, 'd', markdown)));
+    await seed(teamId, 'e', DAY_MS, third);
+    await store(teamId, 'f', 'evicts a');
+    expect(await keysOf(teamId)).toEqual(['b', 'c', 'd', 'e', 'f']);
+    expect(await keysOf(otherTeamId)).toEqual(['kept']);
+    for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
+    expect((await totalsOf(otherTeamId))[0]!.kept).toBe(700);
+  });
+
+  it('keeps the totals when one statement writes many rows of several teams', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    const old = new Date(Date.now() - PAGE_CACHE_RETENTION_MS - DAY_MS);
+    await t.db
+      .insertInto('page_cache')
+      .values(
+        Array.from({ length: 300 }, (_, i) => ({
+          team_id: i % 2 === 0 ? teamId : otherTeamId,
+          cache_key: `bulk-${i}`,
+          url: `https://example.com/${i}`,
+          document: JSON.stringify({ markdown: String(i) }),
+          outcome: JSON.stringify({ statusCode: 200 }),
+          size_bytes: 1_000 + i,
+          cached_at: i < 200 ? old : new Date(),
+        })),
+      )
+      .execute();
+    for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
+    await t.db.updateTable('page_cache').set({ size_bytes: 7 }).where('team_id', '=', otherTeamId).where('cache_key', 'like', 'bulk-2%').execute();
+    // The age purge of this store deletes 200 rows of both teams at once.
+    await store(teamId, 'new', 'fresh');
+    expect((await keysOf(otherTeamId)).length).toBe(50);
+    for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
   });
 });

@@ -4,6 +4,7 @@
  * result also completes its job and frees its concurrency slot in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen } from '../../../db/listen.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
@@ -40,6 +41,16 @@ async function leaseSlot(teamId: string): Promise<SlotLease> {
   const lease = await acquireSlot(t.db, teamId, 10, randomUUID(), 30_000);
   if (!lease) throw new Error('no free slot');
   return lease;
+}
+
+/** Until some session of this database waits for a row lock. */
+async function waitForLockWait(): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::integer as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function jobStatus(jobId: string): Promise<string> {
@@ -176,13 +187,49 @@ describe('a crawl page (settlePage)', () => {
     const jobId = await newJob(t.db, team);
     await queuePages(jobId, ['a']);
     const doc = documentRow(jobId, team.teamId, 'a');
-    await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, charge(jobId, team.teamId, doc));
+    await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
     const again = documentRow(jobId, team.teamId, 'a');
-    await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, again, charge(jobId, team.teamId, again));
+    await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, again, { charge: charge(jobId, team.teamId, again) });
 
     expect(await ledgerTotal(t.db, { jobId })).toBe(1);
     const stored = await t.db.selectFrom('documents').select(['id', 'credits_used']).where('job_id', '=', jobId).execute();
     expect(stored).toEqual([{ id: doc.id, credits_used: 1 }]);
+    const frontier = await t.db.selectFrom('crawl_pages').select(['status', 'document_id']).where('job_id', '=', jobId).execute();
+    expect(frontier).toEqual([{ status: 'completed', document_id: doc.id }]);
+  });
+
+  it('frees the page’s slot and stores its cache copy with it, and neither when the charge is refused', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team);
+    await queuePages(jobId, ['a', 'b']);
+    const copy = (key: string) => ({
+      teamId: team.teamId,
+      key,
+      url: `https://example.com/${key}`,
+      document: JSON.stringify({ markdown: key }),
+      outcome: JSON.stringify({ statusCode: 200 }),
+      cachedAt: new Date(),
+    });
+    const doc = documentRow(jobId, team.teamId, 'a');
+    const settled = await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, {
+      charge: charge(jobId, team.teamId, doc),
+      lease: await leaseSlot(team.teamId),
+      cacheCopy: copy('kept'),
+    });
+    expect(settled).toEqual({ documentId: doc.id, inserted: true });
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(0);
+
+    const refusedDoc = documentRow(jobId, team.teamId, 'b');
+    await expect(
+      settlePage(t.db, { jobId, urlKey: 'b', status: 'completed' }, refusedDoc, {
+        charge: charge(jobId, team.teamId, refusedDoc, 1),
+        lease: await leaseSlot(team.teamId),
+        cacheCopy: copy('dropped'),
+      }),
+    ).rejects.toBeInstanceOf(CreditLimitReached);
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(1);
+    const keys = await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', team.teamId).execute();
+    expect(keys).toEqual([{ cache_key: 'kept' }]);
   });
 
   it('rolls the page back when the team has no credits left: no document, page still open, nothing charged', async () => {
@@ -191,11 +238,11 @@ describe('a crawl page (settlePage)', () => {
     await queuePages(jobId, ['a', 'b', 'c']);
     for (const key of ['a', 'b']) {
       const doc = documentRow(jobId, team.teamId, key);
-      await settlePage(t.db, { jobId, urlKey: key, status: 'completed' }, doc, charge(jobId, team.teamId, doc, 2));
+      await settlePage(t.db, { jobId, urlKey: key, status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc, 2) });
     }
     const doc = documentRow(jobId, team.teamId, 'c');
     await expect(
-      settlePage(t.db, { jobId, urlKey: 'c', status: 'completed' }, doc, charge(jobId, team.teamId, doc, 2)),
+      settlePage(t.db, { jobId, urlKey: 'c', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc, 2) }),
     ).rejects.toBeInstanceOf(CreditLimitReached);
 
     const page = await t.db.selectFrom('crawl_pages').select('status').where('job_id', '=', jobId).where('url_key', '=', 'c').executeTakeFirstOrThrow();
@@ -222,6 +269,46 @@ describe('a crawl page (settlePage)', () => {
 });
 
 describe('under concurrency', () => {
+  it('settles a page while the crawl enqueues links to it, without a deadlock', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team);
+    await queuePages(jobId, ['a']);
+    const doc = documentRow(jobId, team.teamId, 'a');
+    let settling: Promise<unknown> | undefined;
+    // An enqueue holds the job row (db/repositories/crawl-pages.ts) while a settle of a page it links to starts.
+    await t.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
+      settling = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
+      settling.catch(() => undefined);
+      await waitForLockWait();
+      await trx
+        .insertInto('crawl_pages')
+        .values({ job_id: jobId, url_key: 'a', url: 'https://example.com/a', depth: 1 })
+        .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
+        .execute();
+    });
+    await expect(settling).resolves.toEqual({ documentId: doc.id, inserted: true });
+  });
+
+  it('stores and charges a page once when several attempts settle it at the same moment, all naming the one Document', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team);
+    await queuePages(jobId, ['a']);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => {
+        const doc = documentRow(jobId, team.teamId, 'a');
+        return settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
+      }),
+    );
+    expect(results.filter((r) => r.inserted)).toHaveLength(1);
+    const stored = await t.db.selectFrom('documents').select('id').where('job_id', '=', jobId).execute();
+    expect(stored).toHaveLength(1);
+    expect(new Set(results.map((r) => r.documentId))).toEqual(new Set([stored[0]!.id]));
+    const frontier = await t.db.selectFrom('crawl_pages').select('document_id').where('job_id', '=', jobId).executeTakeFirstOrThrow();
+    expect(frontier.document_id).toBe(stored[0]!.id);
+    expect(await ledgerTotal(t.db, { jobId })).toBe(1);
+  });
+
   it('charges exactly the plan when 60 pages settle at once against 20 credits', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team);
@@ -230,7 +317,7 @@ describe('under concurrency', () => {
     const results = await Promise.allSettled(
       keys.map((key) => {
         const doc = documentRow(jobId, team.teamId, key);
-        return settlePage(t.db, { jobId, urlKey: key, status: 'completed' }, doc, charge(jobId, team.teamId, doc, 20));
+        return settlePage(t.db, { jobId, urlKey: key, status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc, 20) });
       }),
     );
     const refused = results.filter((r) => r.status === 'rejected');

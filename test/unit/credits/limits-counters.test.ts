@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../../db/connect.js';
 import { relaxedCommit } from '../../../db/relaxed-commit.js';
-import { acquireSlot, countActiveSlots, releaseSlot, renewSlot } from '../../../db/repositories/concurrency-slots.js';
+import { acquireSlot, acquireSlots, countActiveSlots, releaseSlots, renewSlots, slotRelease } from '../../../db/repositories/concurrency-slots.js';
 import { countRequest } from '../../../db/repositories/rate-limits.js';
 import { createTestDb, newTeam, type TestDb } from './fixture.js';
 
@@ -55,7 +55,7 @@ describe('concurrency slots', () => {
     expect(await countActiveSlots(t.db, teamId)).toBe(5);
     expect(await acquireSlot(t.db, teamId, 5, randomUUID(), 30_000)).toBeUndefined();
 
-    await releaseSlot(t.db, held[0]!);
+    await releaseSlots(t.db, held[0]!);
     expect(await countActiveSlots(t.db, teamId)).toBe(4);
     expect((await acquireSlot(t.db, teamId, 5, randomUUID(), 30_000))?.slot).toBe(held[0]!.slot);
   });
@@ -72,7 +72,7 @@ describe('concurrency slots', () => {
         peak = Math.max(peak, holding);
         await new Promise((r) => setTimeout(r, 5));
         holding -= 1;
-        await releaseSlot(t.db, lease);
+        await releaseSlots(t.db, lease);
         done += 1;
       }
     };
@@ -90,16 +90,50 @@ describe('concurrency slots', () => {
     expect(await countActiveSlots(t.db, teamId)).toBe(0);
     const next = await acquireSlot(t.db, teamId, 1, randomUUID(), 30_000);
     expect(next?.slot).toBe(0);
-    expect(await renewSlot(t.db, dead!, 30_000)).toBe(false);
-    expect(await renewSlot(t.db, next!, 30_000)).toBe(true);
+    expect(await renewSlots(t.db, dead!, 30_000)).toBe(0);
+    expect(await renewSlots(t.db, next!, 30_000)).toBe(1);
     // Releasing the dead lease must not free the slot its successor holds.
-    await releaseSlot(t.db, dead!);
+    await releaseSlots(t.db, dead!);
     expect(await countActiveSlots(t.db, teamId)).toBe(1);
   });
 
   it('grants nothing for a limit of 0', async () => {
     const { teamId } = await newTeam(t.db);
     expect(await acquireSlot(t.db, teamId, 0, randomUUID(), 30_000)).toBeUndefined();
+  });
+
+  it('grants a batch as many slots as are free, never passing the limit when batches acquire at once', async () => {
+    const { teamId } = await newTeam(t.db);
+    const single = await acquireSlot(t.db, teamId, 7, randomUUID(), 30_000);
+    const batches = await Promise.all(Array.from({ length: 6 }, () => acquireSlots(t.db, teamId, 7, 5, randomUUID(), 30_000)));
+    const granted = batches.flat();
+    expect(granted.length).toBeLessThanOrEqual(6);
+    expect(new Set([single!.slot, ...granted.map((l) => l.slot)]).size).toBe(granted.length + 1);
+    expect(await countActiveSlots(t.db, teamId)).toBe(granted.length + 1);
+    // Slots lost to a concurrent batch are free again for the next: the limit is reached, not passed.
+    const rest = await acquireSlots(t.db, teamId, 7, 5, randomUUID(), 30_000);
+    expect(granted.length + rest.length).toBe(6);
+    expect(await acquireSlots(t.db, teamId, 7, 5, randomUUID(), 30_000)).toEqual([]);
+  });
+
+  it('renews and releases a batch’s slots together, and a slot its page released stays free of the batch', async () => {
+    const { teamId } = await newTeam(t.db);
+    const group = { teamId, leaseId: randomUUID() };
+    const leases = await acquireSlots(t.db, teamId, 10, 4, group.leaseId, 30_000);
+    expect(leases).toHaveLength(4);
+    await slotRelease(t.db, leases[0]!).execute();
+    expect(await renewSlots(t.db, group, 30_000)).toBe(3);
+    expect(await countActiveSlots(t.db, teamId)).toBe(3);
+    await releaseSlots(t.db, group);
+    expect(await countActiveSlots(t.db, teamId)).toBe(0);
+  });
+
+  it('lets a dead worker’s batch of slots expire together', async () => {
+    const { teamId } = await newTeam(t.db);
+    expect(await acquireSlots(t.db, teamId, 3, 3, randomUUID(), 50)).toHaveLength(3);
+    expect(await acquireSlots(t.db, teamId, 3, 3, randomUUID(), 30_000)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await acquireSlots(t.db, teamId, 3, 3, randomUUID(), 30_000)).toHaveLength(3);
   });
 });
 
@@ -116,8 +150,8 @@ describe('relaxed commits', () => {
       const { teamId } = await newTeam(single);
       await countRequest(single, teamId, 'scrape');
       const lease = await acquireSlot(single, teamId, 1, randomUUID(), 30_000);
-      await renewSlot(single, lease!, 30_000);
-      await releaseSlot(single, lease!);
+      await renewSlots(single, lease!, 30_000);
+      await releaseSlots(single, lease!);
       const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(single);
       expect(rows).toEqual([{ synchronous_commit: 'on' }]);
     } finally {
