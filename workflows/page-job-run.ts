@@ -71,6 +71,8 @@ const MAX_CLAIM = 100;
 const MAX_PAGES_PER_ACTIVITY = 10;
 /** Histories written before pages were batched replay with one page per activity. */
 const PAGE_BATCHES_PATCH = 'crawl-page-batches';
+/** Histories written before batches waited for room for a whole one replay with batches cut to fit. */
+const FULL_BATCHES_PATCH = 'crawl-full-batches';
 /** Waits between tries of a page that found no free slot of the team's concurrency limit. */
 const SLOT_RETRY_FIRST_MS = 500;
 const SLOT_RETRY_MAX_MS = 5_000;
@@ -93,6 +95,7 @@ export class PageJobRun {
   private readonly pagesPerRun: number;
   private delayMs = 0;
   private pagesPerActivity = 1;
+  private fullBatches = false;
 
   constructor(
     private readonly input: PageJobInput,
@@ -139,6 +142,7 @@ export class PageJobRun {
     }
     this.delayMs = Math.round((this.input.delaySecs ?? this.state.crawlDelaySecs ?? 0) * 1000);
     this.pagesPerActivity = this.batchSize();
+    this.fullBatches = this.pagesPerActivity > 1 && patched(FULL_BATCHES_PATCH);
   }
 
   /**
@@ -170,7 +174,9 @@ export class PageJobRun {
       await condition(
         () =>
           this.creditsExhausted ||
-          (this.inFlight < concurrency && (this.state.buffer.length > 0 || this.mayHaveWork || this.inFlight === 0)),
+          (this.inFlight < concurrency &&
+            (this.state.buffer.length > 0 || this.mayHaveWork || this.inFlight === 0) &&
+            this.roomForBatch(concurrency)),
       );
       if (this.creditsExhausted) continue;
       if (this.state.buffer.length === 0) {
@@ -194,6 +200,19 @@ export class PageJobRun {
       void (pages.length === 1 ? this.runPage(pages[0]!) : this.runBatch(pages));
       this.showProgress();
     }
+  }
+
+  /**
+   * With batches, the next one starts when a whole batch fits beside those in flight, or when
+   * nothing more is known to come. Cut to whatever was free, one short batch (from a claim that
+   * came back short while discovery lagged) left a gap that later batches were cut to fit for as
+   * long as it lasted, each with an activity's Temporal and worker overhead.
+   */
+  private roomForBatch(concurrency: number): boolean {
+    if (!this.fullBatches || this.inFlight === 0) return true;
+    const free = concurrency - this.inFlight;
+    if (free >= this.pagesPerActivity) return true;
+    return !this.mayHaveWork && this.state.buffer.length > 0 && free >= this.state.buffer.length;
   }
 
   /** Back to work after a completion found pages appended meanwhile. */

@@ -53,6 +53,8 @@ class FakeFrontier {
   alone: string[] = [];
   /** Called when the job asks to complete; returning false says pages were appended meanwhile. */
   onFinish: () => boolean = () => true;
+  /** Pages a scraped page adds to the frontier, as a crawl's link discovery does. */
+  discover: (page: FrontierPage) => number = () => 0;
   /** How one page goes; the default takes a few ms and succeeds. */
   scrape: (page: FrontierPage) => Promise<void> = () => new Promise((r) => setTimeout(r, 5));
 
@@ -62,7 +64,7 @@ class FakeFrontier {
     try {
       await this.scrape(page);
       this.scraped.push(page.url);
-      return { documentId: `doc-${page.url}`, creditsUsed: 1, enqueued: 0 };
+      return { documentId: `doc-${page.url}`, creditsUsed: 1, enqueued: this.discover(page) };
     } finally {
       this.inFlight -= 1;
     }
@@ -185,6 +187,30 @@ describe('page-job workflow', () => {
     expect(frontier.batches.reduce((a, b) => a + b, 0) + frontier.alone.length).toBe(41);
     expect(frontier.alone.length).toBeLessThan(10);
     expect(frontier.alone).toContain('https://site.test/p7');
+  }, 60_000);
+
+  it('waits for room for a whole batch rather than cutting batches to the gap a short one left', async () => {
+    // The first claim comes back short (7 pages: batches of 5 and 2); the first page finds 40
+    // more. While the slow batch of 2 runs, 3 pages' room is free: batches wait for 5.
+    const frontier = new FakeFrontier();
+    frontier.add(7);
+    frontier.scrape = (page) => new Promise((r) => setTimeout(r, /\/p[56]$/.test(page.url) ? 1_500 : 5));
+    frontier.discover = (page) => {
+      if (!page.url.endsWith('/p0')) return 0;
+      frontier.add(40, 'q');
+      return 40;
+    };
+    const result = await withWorker(frontier, async (taskQueue) =>
+      env.client.workflow.execute(batchScrapeWorkflow, {
+        taskQueue,
+        workflowId: `whole-batches-${seq}`,
+        args: [batchInput({ maxConcurrency: 10 })],
+      }),
+    );
+    expect(result).toMatchObject({ status: 'completed', completed: 47 });
+    expect(frontier.maxInFlight).toBeLessThanOrEqual(10);
+    expect(frontier.alone).toEqual([]);
+    expect(frontier.batches.filter((size) => size !== 5)).toEqual([2]);
   }, 60_000);
 
   it('runs one page per activity when pages must start a delay apart', async () => {
