@@ -14,7 +14,7 @@
  * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
 import { PageError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
@@ -293,7 +293,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
   }
 
-  async function withPage<T>(pageOptions: PageOptions, fn: (page: Page) => Promise<T>): Promise<T> {
+  async function withPage<T>(pageOptions: PageOptions, fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T> {
     if (closed) throw closedError();
     const { signal } = pageOptions;
     const release = await slots.acquire(signal);
@@ -322,7 +322,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       openPages++;
       handedOut = true;
       pagesServed++;
-      const work = fn(warm.page).finally(() => {
+      const work = fn(warm.page, warm.cdp).finally(() => {
         callbackSettled = true;
       });
       return await bounded(work, { signal: pageSignal });

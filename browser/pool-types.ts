@@ -2,7 +2,7 @@
  * The browser pool's public shape: its options, the options of one page, its statistics, and the
  * content blocker it applies to pages opened with `blockAds`. The pool itself is browser-pool.ts.
  */
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import type { Logger } from '../lib/log.js';
 
 /** A request the content blocker is asked about. */
@@ -172,8 +172,13 @@ export interface BrowserPool {
    * detaches; it must not change the context (routes, init scripts, bindings, credentials,
    * geolocation), which the reset does not undo. Resolves as soon as `fn` settles; the reset runs
    * afterwards, holding the page's slot.
+   *
+   * `cdp` is the page's own CDP session, attached once for the page's life (attaching one costs a
+   * round trip through the browser on every call, 10–30 ms). `fn` may send on it and listen to it,
+   * and must remove its listeners and undo whatever it turns on in it (Fetch interception, say)
+   * before it settles: the reset does not know about either.
    */
-  withPage<T>(options: PageOptions, fn: (page: Page) => Promise<T>): Promise<T>;
+  withPage<T>(options: PageOptions, fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T>;
   stats(): BrowserPoolStats;
   /** Rejects queued calls, closes every browser, and kills any that will not close. */
   close(): Promise<void>;

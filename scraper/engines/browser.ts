@@ -312,18 +312,20 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
 
 /**
  * Holds the page's main-frame navigations to `checkUrl`, every redirect hop included, before
- * Chromium sends them: a CDP session of our own pauses each document request (Playwright's
- * routes never see a redirect's next hop), so a refused URL is never contacted. Navigations a
- * script, a meta refresh or a click starts pass the same way.
+ * Chromium sends them: the page's CDP session pauses each document request (Playwright's routes
+ * never see a redirect's next hop), so a refused URL is never contacted. Navigations a script, a
+ * meta refresh or a click starts pass the same way.
  */
 interface NavigationGuard {
   /** Throws the first refusal, if any. */
   throwIfRefused(): void;
+  /** Ends the interception: the pool hands the page, and its session, to the next scrape. */
+  release(): Promise<void>;
 }
 
 async function guardNavigations(cdp: CDPSession, req: BrowserFetchRequest): Promise<NavigationGuard> {
   const check = req.checkUrl;
-  if (!check) return { throwIfRefused: () => undefined };
+  if (!check) return { throwIfRefused: () => undefined, release: async () => undefined };
   let refused: unknown;
   const { frameTree } = await cdp.send('Page.getFrameTree');
   const mainFrame = frameTree.frame.id;
@@ -336,27 +338,36 @@ async function guardNavigations(cdp: CDPSession, req: BrowserFetchRequest): Prom
       await cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
     }
   };
-  cdp.on('Fetch.requestPaused', (event) => {
+  const onPaused = (event: { requestId: string; frameId: string; request: { url: string } }): void => {
     // A page closed meanwhile has no request left to continue.
     decide(event.requestId, event.frameId, event.request.url).catch(() => undefined);
-  });
-  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  };
+  cdp.on('Fetch.requestPaused', onPaused);
+  try {
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  } catch (err) {
+    cdp.off('Fetch.requestPaused', onPaused);
+    throw err;
+  }
   return {
     throwIfRefused: () => {
       if (refused) throw refused;
     },
+    // Requests still paused continue, as they would if the session detached; a closed page has
+    // nothing to release.
+    release: () => {
+      cdp.off('Fetch.requestPaused', onPaused);
+      return cdp.send('Fetch.disable').then(() => undefined, () => undefined);
+    },
   };
 }
 
-async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
-  const cdp = await page.context().newCDPSession(page);
+async function render(page: Page, cdp: CDPSession, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
+  const guard = await guardNavigations(cdp, req);
   try {
-    const guard = await guardNavigations(cdp, req);
     return await renderGuarded(page, cdp, req, signal, guard.throwIfRefused);
   } finally {
-    // The pool hands this page to the next scrape: detaching ends the navigation guard's Fetch
-    // interception with the session. A closed page has nothing to detach.
-    await cdp.detach().catch(() => undefined);
+    await guard.release();
   }
 }
 
@@ -518,7 +529,7 @@ export async function fetchWithBrowser(pool: BrowserPool, req: BrowserFetchReque
   const deadline = deadlineSignal(req.signal, budget);
   const { signal } = deadline;
   try {
-    return await pool.withPage(pageOptionsFor(req, signal), (page) => render(page, req, signal));
+    return await pool.withPage(pageOptionsFor(req, signal), (page, cdp) => render(page, cdp, req, signal));
   } catch (err) {
     if (signal.aborted) throw timeoutError(req, err);
     const mapped = await toScrapeError(err, req, signal).catch((inner: unknown) => {
