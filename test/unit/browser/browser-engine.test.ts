@@ -59,9 +59,19 @@ describe('fetchWithBrowser: content', () => {
     expect(page.html).toContain('Rendered after load: 42');
   });
 
-  it('waits for a fetch a timer starts shortly after load, though the network was quiet before it', async () => {
-    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-after-load`));
+  it.each([30, 80])('waits for a fetch a timer starts %i ms after load, though the network was quiet before it', async (delay) => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-after-load?delay=${delay}`));
     expect(page.html).toContain('Rendered on a timer: 42');
+  });
+
+  it('waits for a fetch at the end of a chain of timers', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-chain`));
+    expect(page.html).toContain('Rendered after two timers: 42');
+  });
+
+  it('waits for a fetch that the end of another one starts', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-fetch-chain`));
+    expect(page.html).toContain('Rendered after a chain: 42');
   });
 
   it('returns the document with its doctype, as the scripts left it', async () => {
