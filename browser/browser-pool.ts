@@ -1,7 +1,9 @@
 /**
- * The only module that runs Playwright. It owns Chromium's lifecycle: a lazy launch, a cap on
- * concurrent pages, retirement after N pages, relaunch after a crash, closing when idle, and a
- * bound on every browser operation. Callers get pages only through `withPage`.
+ * The browser pool, the one way to Playwright for the rest of Trawl. It owns Chromium's lifecycle:
+ * a lazy launch, a cap on concurrent pages, retirement after N pages, relaunch after a crash,
+ * closing when idle, and a bound on every browser operation (bounded.ts). Callers get pages only
+ * through `withPage`. Its options and types are in pool-types.ts, the launch flags in
+ * chromium-args.ts, what each page's context is created with in page-contexts.ts.
  *
  * Each page lives alone in its own browser context, and is kept warm between calls: after a call
  * the page is reset (browser/warm-pages.ts: its document ended, cookies, origin storage, HTTP
@@ -12,198 +14,22 @@
  * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  chromium,
-  devices,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Frame,
-  type Page,
-} from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
 import { PageError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import { bounded, noop } from './bounded.js';
+import { CHROMIUM_ARGS } from './chromium-args.js';
 import { BROWSER_MARKER_ENV, browserCommandLine, killChromium } from './chromium-processes.js';
+import { contextKeyOf, contextOptionsFor, desktopUserAgent, installContentBlocker } from './page-contexts.js';
 import { createPageSlots } from './page-slots.js';
+import type { BrowserPool, BrowserPoolOptions, ContentBlocker, PageOptions } from './pool-types.js';
 import { openWarmPage, resetWarmPage, useHeaders, type WarmPage } from './warm-pages.js';
-import { WEBRTC_POLICY_ARG, webRtcPolicyProblem } from './webrtc-policy.js';
+import { webRtcPolicyProblem } from './webrtc-policy.js';
 
 export type { CDPSession, Frame, Page, Response as PageResponse } from 'playwright-core';
-
-/** A request the content blocker is asked about. */
-export interface BlockableRequest {
-  url: string;
-  /** Playwright's resource type: `script`, `image`, `xhr`, `document` (a frame), ... */
-  resourceType: string;
-  /** The document that made the request, which decides first/third party and `$domain=` rules. */
-  documentUrl: string;
-}
-
-/**
- * What `blockAds` turns on in a page's context (see scraper/ad-block/). Each part is optional:
- * without filter lists there is nothing to match requests against, and cookie banners are still
- * handled in the page.
- */
-export interface ContentBlocker {
-  /** True to abort a request. Never asked about the main document. */
-  blocks?(request: BlockableRequest): boolean;
-  /** Runs in every frame before the page's own scripts. */
-  initScript?: string;
-  /** Exposed to the frames before `initScript` runs; the script talks to Node through it. */
-  binding?: { name: string; handle(frame: Frame, message: unknown): Promise<void> };
-}
-
-export interface BrowserPoolOptions {
-  /**
-   * Chromium binary.
-   * @default '/usr/bin/chromium'
-   */
-  executablePath?: string;
-  /**
-   * Pages open at once; further `withPage` calls queue. Throughput stops growing at about two
-   * pages per core.
-   * @default 4
-   */
-  maxConcurrentPages?: number;
-  /**
-   * Pages a browser serves before it is replaced, which bounds slow leaks in long-lived Chromium.
-   * @default 200
-   */
-  retireAfterPages?: number;
-  /**
-   * Close the browser after this long without pages; the next page launches it again.
-   * @default 120
-   */
-  idleCloseSecs?: number;
-  /**
-   * Bound on each browser operation (launch, new context, new page, close). A browser that does
-   * not close in time is killed.
-   * @default 15000
-   */
-  operationTimeoutMs?: number;
-  /**
-   * Forward proxy (`http://127.0.0.1:PORT`) that every browser request goes through, loopback
-   * targets included.
-   * @default undefined (direct connections)
-   */
-  proxyServer?: string;
-  /**
-   * The local proxy that chains to an upstream proxy (PageOptions.proxy), e.g. the guard
-   * proxy's `urlFor`. Chromium takes one proxy per context, so each page gets the listener of
-   * the upstream picked for it, credentials staying outside the browser.
-   * @default undefined (pages asking for an upstream proxy fail)
-   */
-  proxyServerFor?: (upstream: string) => string;
-  /**
-   * Applied to pages opened with `blockAds`.
-   * @default undefined (nothing blocked)
-   */
-  contentBlocker?: ContentBlocker;
-  /**
-   * Receives launch, retirement and crash events.
-   * @default undefined (no logging)
-   */
-  log?: Logger;
-}
-
-/** Settings of the isolated context behind one page. */
-export interface PageOptions {
-  /**
-   * Accept invalid and self-signed certificates.
-   * @default false
-   */
-  ignoreHTTPSErrors?: boolean;
-  /**
-   * Emulate a phone with Playwright's Pixel 7 descriptor (user agent, viewport, touch, device
-   * scale factor): an Android Chrome is what Chromium can pass for. `userAgent` and `viewport`
-   * still override it.
-   * @default false
-   */
-  mobile?: boolean;
-  /**
-   * The desktop default is the browser's own user agent without the "HeadlessChrome" token,
-   * which many sites block.
-   * @default the browser's desktop user agent, or the phone's when `mobile`
-   */
-  userAgent?: string;
-  /** @default 1280×800, or the phone's screen when `mobile` */
-  viewport?: { width: number; height: number };
-  /**
-   * navigator.language and Intl defaults, e.g. `de-DE`.
-   * @default Chromium's (en-US)
-   */
-  locale?: string;
-  /**
-   * IANA time zone, e.g. `Europe/Berlin`.
-   * @default the host's
-   */
-  timezoneId?: string;
-  /**
-   * Sent with every request of the page. An `accept-language` here overrides the one `locale`
-   * would send.
-   * @default {}
-   */
-  extraHTTPHeaders?: Record<string, string>;
-  /**
-   * Upstream proxy (`http(s)://[user:pass@]host:port`) for every request of the page, reached
-   * through `proxyServerFor`.
-   * @default undefined (the pool's `proxyServer`)
-   */
-  proxy?: string;
-  /**
-   * Apply the pool's content blocker: ads, trackers and cookie banners. Routing costs a round
-   * trip to Node per request, so it is only installed when asked for.
-   * @default false
-   */
-  blockAds?: boolean;
-  /**
-   * Aborting it leaves the queue, or closes the page and makes `withPage` reject with the
-   * signal's reason.
-   * @default undefined
-   */
-  signal?: AbortSignal;
-}
-
-export interface BrowserPoolStats {
-  /** Browsers launched so far: the first, and every relaunch after a crash, retirement or idle close. */
-  launches: number;
-  /** Browsers that disconnected without being closed (crashed or killed). */
-  crashes: number;
-  /** Browsers running now, retired ones finishing their last pages included. */
-  browsersOpen: number;
-  /** Pages handed to callers so far. */
-  pagesServed: number;
-  /** Of those, pages a previous call had used (a warm context, reset in between). */
-  pagesReused: number;
-  /** Pages handed to callers right now. */
-  openPages: number;
-  /** Reset pages waiting, each in its own context, for a call with matching options. */
-  warmPages: number;
-  /** Calls holding one of the `maxConcurrentPages` slots now (a page open, or being set up). */
-  slotsInUse: number;
-  /** Calls queued for a slot now. */
-  slotsWaiting: number;
-}
-
-export interface BrowserPool {
-  /**
-   * Unique per pool. Each launched browser carries `TRAWL_BROWSER=<id>/<n>` in its environment,
-   * so its processes can be found (see chromium-processes.ts).
-   */
-  readonly id: string;
-  /**
-   * Runs `fn` with a page alone in its context: a warm one, reset since its last call, or a fresh
-   * one. `fn` may navigate, evaluate, listen, route and resize the page, and open CDP sessions it
-   * detaches; it must not change the context (routes, init scripts, bindings, credentials,
-   * geolocation), which the reset does not undo. Resolves as soon as `fn` settles; the reset runs
-   * afterwards, holding the page's slot.
-   */
-  withPage<T>(options: PageOptions, fn: (page: Page) => Promise<T>): Promise<T>;
-  stats(): BrowserPoolStats;
-  /** Rejects queued calls, closes every browser, and kills any that will not close. */
-  close(): Promise<void>;
-}
+export type { BlockableRequest, BrowserPool, BrowserPoolOptions, BrowserPoolStats, ContentBlocker, PageOptions } from './pool-types.js';
+export { CHROMIUM_ARGS } from './chromium-args.js';
 
 const optionsSchema = z.strictObject({
   executablePath: z.string().min(1).default('/usr/bin/chromium'),
@@ -216,58 +42,6 @@ const optionsSchema = z.strictObject({
   contentBlocker: z.custom<ContentBlocker>().optional(),
   log: z.custom<Logger>().optional(),
 });
-
-/**
- * The features Playwright disables at launch (its chromiumSwitches.ts). Chromium honours only the
- * last `--disable-features`, so ours would drop these unless it repeats them;
- * test/unit/browser/chromium-args.test.ts fails when a Playwright upgrade adds one.
- */
-const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
-  'AimEnabled',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsFirstBalancedModeAutoEnable',
-  'HttpsUpgrades',
-  'LensOverlay',
-  'MediaRouter',
-  'NetworkTimeServiceQuerying',
-  'OptimizationHints',
-  'PaintHolding',
-  'PreconnectToSearch',
-  'TcpPortRandomizationWin',
-  'ThirdPartyStoragePartitioning',
-  'msEdgeUpdateLaunchServicesPreferredVersion',
-  'msForceBrowserSignIn',
-];
-
-/**
- * Work Chromium does for each new context that a page alone in its context never uses. With a
- * context per page, each costs about as much CPU as rendering a typical page, or more:
- * - headless Chromium gives every context a window, whose omnibox loads its WebUI popups
- *   (chrome://omnibox-popup.top-chrome/) in a renderer of their own: 100–450 ms per page;
- * - after a navigation Chromium starts a spare renderer for the context's next one, which never
- *   comes: about 90 ms per page with four pages at once.
- */
-const PER_CONTEXT_WASTE: readonly string[] = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
-
-/** Launch flags; the benchmark peer uses the same ones so both sides render with one browser. */
-export const CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // Containers often mount a 64 MB /dev/shm, which Chromium outgrows on large pages.
-  '--disable-dev-shm-usage',
-  // WebRTC only through the proxy, so its UDP cannot bypass the guard (browser/webrtc-policy.ts).
-  WEBRTC_POLICY_ARG,
-  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...PER_CONTEXT_WASTE].join(',')}`,
-];
-
-const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
-const MOBILE_DEVICE = devices['Pixel 7'];
 
 /** One launched Chromium. */
 interface Launched {
@@ -289,128 +63,8 @@ interface Launched {
   closing?: Promise<void>;
 }
 
-const noop = (): void => {};
-
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
-}
-
-/** Chrome's reduced user agent, as a headful Chrome of the same major version on Linux sends it. */
-function desktopUserAgent(version: string): string {
-  const major = version.split('.')[0] ?? '0';
-  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
-}
-
-function contextOptionsFor(options: PageOptions, launched: Launched, proxyServer: string | undefined): BrowserContextOptions {
-  const device = options.mobile ? MOBILE_DEVICE : undefined;
-  return {
-    // Playwright adds `<-loopback>` to the bypass list, so loopback targets are proxied too.
-    proxy: proxyServer === undefined ? undefined : { server: proxyServer },
-    userAgent: options.userAgent ?? device?.userAgent ?? launched.desktopUserAgent,
-    viewport: options.viewport ?? device?.viewport ?? DESKTOP_VIEWPORT,
-    deviceScaleFactor: device?.deviceScaleFactor ?? 1,
-    isMobile: device?.isMobile ?? false,
-    hasTouch: device?.hasTouch ?? false,
-    ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
-    locale: options.locale,
-    timezoneId: options.timezoneId,
-    // Set on each use instead (warm-pages.ts `useHeaders`), so the headers do not split the pool.
-    // A page is loaded once: a service worker only adds work, and its requests would bypass routing.
-    serviceWorkers: 'block',
-    // Downloads would land on local disk with no size bound; the navigation fails instead.
-    acceptDownloads: false,
-  };
-}
-
-/**
- * The pool a page's context belongs to: everything fixed at context creation (user agent,
- * viewport, device emulation, locale, time zone, TLS errors) plus whether the content blocker is
- * installed, which cannot be taken off again. Undefined for a page with an upstream proxy: those
- * are rare, each upstream would need contexts of its own, and a fresh context costs only time.
- */
-function contextKeyOf(options: BrowserContextOptions, blockAds: boolean): string | undefined {
-  if (options.proxy) return undefined;
-  const { userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId } = options;
-  return JSON.stringify([userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId, blockAds]);
-}
-
-/** The URL of the document a request came from: its frame's, or the nearest parent's while a frame is still blank. */
-function documentUrlOf(frame: Frame | null): string {
-  for (let current = frame; current; current = current.parentFrame()) {
-    const url = current.url();
-    if (url !== '' && url !== 'about:blank') return url;
-  }
-  return '';
-}
-
-async function installContentBlocker(context: BrowserContext, blocker: ContentBlocker): Promise<void> {
-  const { blocks, binding, initScript } = blocker;
-  if (binding) await context.exposeBinding(binding.name, ({ frame }, message: unknown) => binding.handle(frame, message));
-  if (initScript) await context.addInitScript({ content: initScript });
-  if (!blocks) return;
-  await context.route('**/*', (route, request) => {
-    let frame: Frame | null = null;
-    try {
-      frame = request.frame();
-    } catch {
-      // Service worker requests have no frame; service workers are blocked in these contexts.
-    }
-    // Blocking the document itself would fail the scrape, whatever the lists think of its URL.
-    const mainNavigation = request.isNavigationRequest() && frame?.parentFrame() === null;
-    const block =
-      !mainNavigation && blocks({ url: request.url(), resourceType: request.resourceType(), documentUrl: documentUrlOf(frame) });
-    return (block ? route.abort('blockedbyclient') : route.continue()).catch(noop);
-  });
-}
-
-interface BoundOptions<T> {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Names the operation in the timeout error. */
-  what?: string;
-  /** Disposes of a result that arrives after the caller gave up on it. */
-  discard?: (late: T) => void;
-}
-
-/** Settles with `work`, or earlier with the signal's reason or a timeout. */
-function bounded<T>(work: Promise<T>, { signal, timeoutMs, what = 'browser operation', discard }: BoundOptions<T>): Promise<T> {
-  const abandon = (): void => {
-    work.then(discard ?? noop, noop);
-  };
-  if (signal?.aborted) {
-    abandon();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      cleanup();
-      abandon();
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        cleanup();
-        abandon();
-        reject(new PageError('SERVICE_UNAVAILABLE', `${what} took longer than ${timeoutMs} ms`));
-      }, timeoutMs);
-    }
-    work.then(
-      (value) => {
-        cleanup();
-        resolve(value);
-      },
-      (err: unknown) => {
-        cleanup();
-        reject(err);
-      },
-    );
-  });
 }
 
 export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool {
@@ -584,7 +238,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
 
   async function openPage(launched: Launched, pageOptions: PageOptions, signal: AbortSignal): Promise<WarmPage> {
     const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
-    const contextOptions = contextOptionsFor(pageOptions, launched, proxyServer);
+    const contextOptions = contextOptionsFor(pageOptions, launched.desktopUserAgent, proxyServer);
     const blockAds = Boolean(pageOptions.blockAds && opts.contentBlocker);
     const key = contextKeyOf(contextOptions, blockAds);
     const warm = key === undefined ? undefined : takeWarm(launched, key);
@@ -639,7 +293,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
   }
 
-  async function withPage<T>(pageOptions: PageOptions, fn: (page: Page) => Promise<T>): Promise<T> {
+  async function withPage<T>(pageOptions: PageOptions, fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T> {
     if (closed) throw closedError();
     const { signal } = pageOptions;
     const release = await slots.acquire(signal);
@@ -668,7 +322,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       openPages++;
       handedOut = true;
       pagesServed++;
-      const work = fn(warm.page).finally(() => {
+      const work = fn(warm.page, warm.cdp).finally(() => {
         callbackSettled = true;
       });
       return await bounded(work, { signal: pageSignal });

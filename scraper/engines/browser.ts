@@ -24,21 +24,8 @@ import { toPageError } from '../net/network-error.js';
 import { ssrfBlockedError } from '../net/peer-guard.js';
 import type { BrowserFetchRequest, FetchedPage } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
+import { ACTION_SETTLE_MS, idleProof, type IdleProof, SETTLE_MAX_MS, SETTLE_MIN_MS, SETTLE_QUIET_MS, watchNetwork } from './page-settle.js';
 
-/**
- * After `load`, client-side rendering usually fetches its data at once; the page counts as
- * settled once no request has started or ended for SETTLE_QUIET_MS, and at least SETTLE_MIN_MS
- * after `load`, so fetches a load handler or the next frames start are seen. The quiet time
- * counts from the last network activity, not from `load`: a page whose document arrived a while
- * before its load event has been quiet that long already. Long polls and beacons would keep it
- * busy forever, hence the cap. (It was 250 ms of quiet after `load`, about half of a JavaScript
- * scrape's time on the bench site; see bench/RESULTS.md.)
- */
-const SETTLE_QUIET_MS = 100;
-const SETTLE_MIN_MS = 50;
-const SETTLE_MAX_MS = 1_500;
-/** After an action: this long after it, and as long without network activity. */
-const ACTION_SETTLE_MS = 250;
 /**
  * `load` waits for every subresource, so one slow ad or analytics host could hold a scrape until
  * its timeout. Navigation waits for the DOM; `load` gets this long on top, then the settle runs.
@@ -143,67 +130,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-interface NetworkQuiet {
-  /**
-   * Resolves once no request is in flight and none started or ended for `quietMs`, and `minMs`
-   * have passed; or after `maxMs` regardless.
-   */
-  wait(quietMs: number, minMs: number, maxMs: number, signal: AbortSignal): Promise<void>;
-}
-
-function watchNetwork(page: Page): NetworkQuiet {
-  let inFlight = 0;
-  let lastActivity = performance.now();
-  const listeners = new Set<() => void>();
-  const changed = (): void => {
-    lastActivity = performance.now();
-    listeners.forEach((listener) => listener());
-  };
-  page.on('request', () => {
-    inFlight++;
-    changed();
-  });
-  const ended = (): void => {
-    inFlight = Math.max(0, inFlight - 1);
-    changed();
-  };
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  return {
-    wait: (quietMs, minMs, maxMs, signal) =>
-      new Promise<void>((resolve, reject) => {
-        const earliest = performance.now() + minMs;
-        let quietTimer: NodeJS.Timeout | undefined;
-        const finish = (): void => {
-          clearTimeout(quietTimer);
-          clearTimeout(maxTimer);
-          listeners.delete(onChange);
-          signal.removeEventListener('abort', onAbort);
-        };
-        const onChange = (): void => {
-          clearTimeout(quietTimer);
-          if (inFlight > 0) return;
-          const delay = Math.max(lastActivity + quietMs, earliest) - performance.now();
-          quietTimer = setTimeout(() => {
-            finish();
-            resolve();
-          }, Math.max(0, delay));
-        };
-        const onAbort = (): void => {
-          finish();
-          reject(signal.reason);
-        };
-        const maxTimer = setTimeout(() => {
-          finish();
-          resolve();
-        }, maxMs);
-        signal.addEventListener('abort', onAbort, { once: true });
-        listeners.add(onChange);
-        onChange();
-      }),
-  };
 }
 
 function withoutHash(url: string): string {
@@ -312,18 +238,20 @@ async function refuseBlocked(response: PageResponse): Promise<Record<string, str
 
 /**
  * Holds the page's main-frame navigations to `checkUrl`, every redirect hop included, before
- * Chromium sends them: a CDP session of our own pauses each document request (Playwright's
- * routes never see a redirect's next hop), so a refused URL is never contacted. Navigations a
- * script, a meta refresh or a click starts pass the same way.
+ * Chromium sends them: the page's CDP session pauses each document request (Playwright's routes
+ * never see a redirect's next hop), so a refused URL is never contacted. Navigations a script, a
+ * meta refresh or a click starts pass the same way.
  */
 interface NavigationGuard {
   /** Throws the first refusal, if any. */
   throwIfRefused(): void;
+  /** Ends the interception: the pool hands the page, and its session, to the next scrape. */
+  release(): Promise<void>;
 }
 
 async function guardNavigations(cdp: CDPSession, req: BrowserFetchRequest): Promise<NavigationGuard> {
   const check = req.checkUrl;
-  if (!check) return { throwIfRefused: () => undefined };
+  if (!check) return { throwIfRefused: () => undefined, release: async () => undefined };
   let refused: unknown;
   const { frameTree } = await cdp.send('Page.getFrameTree');
   const mainFrame = frameTree.frame.id;
@@ -336,27 +264,44 @@ async function guardNavigations(cdp: CDPSession, req: BrowserFetchRequest): Prom
       await cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
     }
   };
-  cdp.on('Fetch.requestPaused', (event) => {
+  const onPaused = (event: { requestId: string; frameId: string; request: { url: string } }): void => {
     // A page closed meanwhile has no request left to continue.
     decide(event.requestId, event.frameId, event.request.url).catch(() => undefined);
-  });
-  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  };
+  cdp.on('Fetch.requestPaused', onPaused);
+  try {
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  } catch (err) {
+    cdp.off('Fetch.requestPaused', onPaused);
+    throw err;
+  }
   return {
     throwIfRefused: () => {
       if (refused) throw refused;
     },
+    // Requests still paused continue, as they would if the session detached; a closed page has
+    // nothing to release.
+    release: () => {
+      cdp.off('Fetch.requestPaused', onPaused);
+      return cdp.send('Fetch.disable').then(() => undefined, () => undefined);
+    },
   };
 }
 
-async function render(page: Page, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
-  const cdp = await page.context().newCDPSession(page);
+async function render(page: Page, cdp: CDPSession, req: BrowserFetchRequest, signal: AbortSignal): Promise<FetchedPage> {
+  // Set up before the navigation, while the page's thread has nothing to do: after `load`, its
+  // Network.enable would wait for the page's own work, and hold up the settle.
+  const watchingIdle = idleProof(page, cdp);
   try {
     const guard = await guardNavigations(cdp, req);
-    return await renderGuarded(page, cdp, req, signal, guard.throwIfRefused);
+    try {
+      return await renderGuarded(page, cdp, req, signal, { throwIfRefused: guard.throwIfRefused, idle: await watchingIdle });
+    } finally {
+      await guard.release();
+    }
   } finally {
-    // The pool hands this page to the next scrape: detaching ends the navigation guard's Fetch
-    // interception with the session. A closed page has nothing to detach.
-    await cdp.detach().catch(() => undefined);
+    // The page's session goes back to the pool with the page.
+    await watchingIdle.then((idle) => idle.stop(), () => undefined);
   }
 }
 
@@ -365,7 +310,7 @@ async function renderGuarded(
   cdp: CDPSession,
   req: BrowserFetchRequest,
   signal: AbortSignal,
-  throwIfRefused: () => void,
+  { throwIfRefused, idle }: { throwIfRefused: () => void; idle: IdleProof },
 ): Promise<FetchedPage> {
   const network = watchNetwork(page);
   const documents = watchDocuments(page);
@@ -379,12 +324,10 @@ async function renderGuarded(
     throw err;
   }
   throwIfRefused();
-  if (navigation) await refuseBlocked(navigation);
-  await loadOrGrace(page, req);
+  await Promise.all([navigation && refuseBlocked(navigation), loadOrGrace(page, req)]);
 
-  const settle = () => network.wait(SETTLE_QUIET_MS, SETTLE_MIN_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal);
   await Promise.all([
-    settle(),
+    network.wait(SETTLE_QUIET_MS, SETTLE_MIN_MS, Math.min(SETTLE_MAX_MS, remainingMs(req)), signal, idle),
     // Counted from `load` like the settle, so a waitFor longer than the settle costs nothing extra.
     req.waitForMs > 0 ? sleep(req.waitForMs, undefined, { signal }) : undefined,
   ]);
@@ -518,7 +461,7 @@ export async function fetchWithBrowser(pool: BrowserPool, req: BrowserFetchReque
   const deadline = deadlineSignal(req.signal, budget);
   const { signal } = deadline;
   try {
-    return await pool.withPage(pageOptionsFor(req, signal), (page) => render(page, req, signal));
+    return await pool.withPage(pageOptionsFor(req, signal), (page, cdp) => render(page, cdp, req, signal));
   } catch (err) {
     if (signal.aborted) throw timeoutError(req, err);
     const mapped = await toScrapeError(err, req, signal).catch((inner: unknown) => {

@@ -59,9 +59,19 @@ describe('fetchWithBrowser: content', () => {
     expect(page.html).toContain('Rendered after load: 42');
   });
 
-  it('waits for a fetch a timer starts shortly after load, though the network was quiet before it', async () => {
-    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-after-load`));
+  it.each([30, 80])('waits for a fetch a timer starts %i ms after load, though the network was quiet before it', async (delay) => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-after-load?delay=${delay}`));
     expect(page.html).toContain('Rendered on a timer: 42');
+  });
+
+  it('waits for a fetch at the end of a chain of timers', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-timer-chain`));
+    expect(page.html).toContain('Rendered after two timers: 42');
+  });
+
+  it('waits for a fetch that the end of another one starts', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/js-fetch-chain`));
+    expect(page.html).toContain('Rendered after a chain: 42');
   });
 
   it('returns the document with its doctype, as the scripts left it', async () => {
@@ -274,6 +284,46 @@ describe('fetchWithBrowser: network errors', () => {
     const err = await failureOf(fetchWithBrowser(pool, request(`${closed.url}/plain`)));
     expect(err.code).toBe('SCRAPE_SITE_ERROR');
     expect(err.retryable).toBe(true);
+  });
+});
+
+describe('fetchWithBrowser: checkUrl', () => {
+  const refuseFinal = async (url: string): Promise<void> => {
+    if (new URL(url).pathname === '/final') throw new TrawlError('SSRF_BLOCKED', `refused ${url}`);
+  };
+
+  it('refuses a redirect hop before it is requested', async () => {
+    const before = site.requests.length;
+    const err = await failureOf(fetchWithBrowser(pool, request(`${site.url}/redirect`, { checkUrl: refuseFinal })));
+    expect(err.code).toBe('SSRF_BLOCKED');
+    expect(site.requests.slice(before).map((r) => r.path)).toEqual(['/redirect']);
+  });
+
+  it('leaves no guard behind on the page for the next scrapes', async () => {
+    // One page, so each scrape gets the previous one's page and CDP session.
+    const single = createBrowserPool({ maxConcurrentPages: 1 });
+    const recorder = () => {
+      const checked: string[] = [];
+      return { checked, checkUrl: async (url: string) => void checked.push(new URL(url).pathname) };
+    };
+    const first = recorder();
+    const third = recorder();
+    try {
+      await fetchWithBrowser(single, request(`${site.url}/redirect`, { checkUrl: first.checkUrl }));
+      expect(first.checked).toContain('/final');
+      const seen = first.checked.length;
+      // Interception left on would hold this navigation with nobody to continue it.
+      const unguarded = await fetchWithBrowser(single, request(`${site.url}/redirect`));
+      expect(unguarded.html).toContain('Final page');
+      // A listener left behind would ask the first scrape's check about this one's hops too.
+      const guarded = await fetchWithBrowser(single, request(`${site.url}/redirect`, { checkUrl: third.checkUrl }));
+      expect(guarded.html).toContain('Final page');
+      expect(third.checked).toContain('/final');
+      expect(first.checked).toHaveLength(seen);
+      expect(single.stats().pagesReused).toBe(2);
+    } finally {
+      await single.close();
+    }
   });
 });
 

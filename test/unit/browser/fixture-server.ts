@@ -60,19 +60,50 @@ const routes: Record<string, Handler> = {
         }));</script>`,
       ),
     ),
-  // The fetch starts on a timer a little after `load`, when the network has long been quiet.
-  '/js-timer-after-load': (_req, res) =>
+  // The fetch starts on a timer `?delay=` ms (30 by default) after `load`, when the network has
+  // been quiet since the image `load` waited for.
+  '/js-timer-after-load': (req, res) =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      html(
+        '<div id="root">loading</div><img src="/png">',
+        `<script>addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.json()).then((d) => {
+          document.getElementById('root').innerHTML = '<p id="data">Rendered on a timer: ' + d.value + '</p>';
+        }), ${Number(new URL(req.url ?? '/', 'http://fixture').searchParams.get('delay') ?? 30)}));</script>`,
+      ),
+    ),
+  // Two timers in a row after `load` (40 ms each), and only the second one fetches.
+  '/js-timer-chain': (_req, res) =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      html(
+        '<div id="root">loading</div><img src="/png">',
+        `<script>addEventListener('load', () => setTimeout(() => setTimeout(() => fetch('/api/data').then((r) => r.json()).then((d) => {
+          document.getElementById('root').innerHTML = '<p id="data">Rendered after two timers: ' + d.value + '</p>';
+        }), 40), 40));</script>`,
+      ),
+    ),
+  // A chain of fetches: the second starts as the first one's body is read, after the settle's minimum.
+  '/js-fetch-chain': (_req, res) =>
     send(
       res,
       200,
       'text/html; charset=utf-8',
       html(
         '<div id="root">loading</div>',
-        `<script>addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.json()).then((d) => {
-          document.getElementById('root').innerHTML = '<p id="data">Rendered on a timer: ' + d.value + '</p>';
-        }), 30));</script>`,
+        `<script>addEventListener('load', () => fetch('/api/step').then((r) => r.json()).then((step) => fetch(step.next))
+          .then((r) => r.json()).then((d) => {
+            document.getElementById('root').innerHTML = '<p id="data">Rendered after a chain: ' + d.value + '</p>';
+          }));</script>`,
       ),
     ),
+  '/api/step': (_req, res) => {
+    setTimeout(() => send(res, 200, 'application/json', JSON.stringify({ next: '/api/data' })), 100);
+  },
   '/api/data': (_req, res) => {
     setTimeout(() => send(res, 200, 'application/json', JSON.stringify({ value: 42 })), 300);
   },

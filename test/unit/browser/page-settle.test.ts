@@ -1,0 +1,151 @@
+import { EventEmitter } from 'node:events';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBrowserPool, type BrowserPool, type Page } from '../../../browser/browser-pool.js';
+import { idleProof, watchNetwork, type IdleAnswer, type IdleProof } from '../../../scraper/engines/page-settle.js';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+
+/** A page that only emits the network events the settle listens to. */
+function fakePage(): Page & EventEmitter {
+  return new EventEmitter() as unknown as Page & EventEmitter;
+}
+
+/** A proof whose answers the test gives, one per probe. */
+function scriptedProof(): { proof: IdleProof; probes: Array<(answer: IdleAnswer) => void> } {
+  const probes: Array<(answer: IdleAnswer) => void> = [];
+  return { probes, proof: { prove: () => new Promise((resolve) => probes.push(resolve)), stop: async () => undefined } };
+}
+
+describe('watchNetwork: the settle with an idle proof', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** wait(quiet 100, min 50, max 1500), with whether it has resolved. */
+  function settle(page: Page, proof: IdleProof): { settled: () => boolean } {
+    let settled = false;
+    void watchNetwork(page)
+      .wait(100, 50, 1_500, new AbortController().signal, proof)
+      .then(() => (settled = true));
+    return { settled: () => settled };
+  }
+
+  it('ends as soon as a probe started at the minimum proves the page idle, before the quiet window', async () => {
+    const page = fakePage();
+    const { proof, probes } = scriptedProof();
+    const run = settle(page, proof);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(probes).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(probes).toHaveLength(1);
+    probes[0]!('idle');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(true);
+  });
+
+  it('asks again while the page is busy', async () => {
+    const { proof, probes } = scriptedProof();
+    const run = settle(fakePage(), proof);
+    await vi.advanceTimersByTimeAsync(50);
+    probes[0]!('busy');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(false);
+    expect(probes).toHaveLength(2);
+    probes[1]!('idle');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(true);
+  });
+
+  it('does not take a proof during which a request started, even one that has ended', async () => {
+    const page = fakePage();
+    const { proof, probes } = scriptedProof();
+    const run = settle(page, proof);
+    await vi.advanceTimersByTimeAsync(50);
+    page.emit('request');
+    page.emit('requestfinished');
+    probes[0]!('idle');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(false);
+    expect(probes).toHaveLength(2);
+    probes[1]!('idle');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(true);
+  });
+
+  it('probes only once no request is in flight', async () => {
+    const page = fakePage();
+    const { proof, probes } = scriptedProof();
+    const run = settle(page, proof);
+    await vi.advanceTimersByTimeAsync(10);
+    page.emit('request');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(probes).toHaveLength(0);
+    page.emit('requestfinished');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(probes).toHaveLength(1);
+    probes[0]!('idle');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.settled()).toBe(true);
+  });
+
+  it('falls back to the quiet window when the page cannot prove it is idle', async () => {
+    const { proof, probes } = scriptedProof();
+    const run = settle(fakePage(), proof);
+    await vi.advanceTimersByTimeAsync(50);
+    probes[0]!('unprovable');
+    await vi.advanceTimersByTimeAsync(49);
+    expect(run.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(run.settled()).toBe(true);
+    expect(probes).toHaveLength(1);
+  });
+});
+
+describe('idleProof', () => {
+  let site: FixtureServer;
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    site = await startFixtureServer();
+    pool = createBrowserPool({ maxConcurrentPages: 1 });
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    await site?.close();
+  });
+
+  async function answerOn(setUp: string): Promise<IdleAnswer> {
+    return pool.withPage({}, async (page, cdp) => {
+      await page.goto(`${site.url}/plain`);
+      await page.evaluate(setUp);
+      const proof = await idleProof(page, cdp);
+      try {
+        return await proof.prove();
+      } finally {
+        await proof.stop();
+      }
+    });
+  }
+
+  it('proves a page idle when nothing runs and nothing is due', async () => {
+    expect(await answerOn('undefined')).toBe('idle');
+  });
+
+  it('finds a page busy while a timer is always due soon', async () => {
+    expect(await answerOn('setInterval(() => {}, 20)')).toBe('busy');
+  });
+
+  it('cannot prove anything about a page with a frame, whose timers may run elsewhere', async () => {
+    const frame = `new Promise((resolve) => {
+      const frame = document.createElement('iframe');
+      frame.onload = resolve;
+      frame.src = '/plain';
+      document.body.append(frame);
+    })`;
+    expect(await answerOn(frame)).toBe('unprovable');
+  });
+});
