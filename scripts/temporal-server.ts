@@ -98,30 +98,50 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   }
   mkdirSync(options.dataDir, { recursive: true });
 
-  const child = await spawnManaged({
-    name: 'temporal',
-    command: options.cliPath,
-    args: buildTemporalServerArgs(options),
-    log,
-    // Its shutdown is a burst of warnings about connections it is itself closing.
-    muteOnStop: true,
-  });
-  try {
-    await waitForTemporal(address, child, options.readyTimeoutMs ?? 60_000, options.signal);
-  } catch (err) {
-    await child.stop(2_000);
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    const child = await spawnManaged({
+      name: 'temporal',
+      command: options.cliPath,
+      args: buildTemporalServerArgs(options),
+      log,
+      // Its shutdown is a burst of warnings about connections it is itself closing.
+      muteOnStop: true,
+    });
+    try {
+      await waitForTemporal(address, child, options.readyTimeoutMs ?? 60_000, options.signal);
+    } catch (err) {
+      await child.stop(2_000);
+      if (attempt < START_ATTEMPTS && lostPortRace(err, [options.port, options.uiPort])) {
+        log('[temporal] a port the server picked for itself was taken before it could listen; starting it again');
+        continue;
+      }
+      throw err;
+    }
+    return {
+      address,
+      uiUrl: options.uiPort === undefined ? undefined : `http://${ip}:${options.uiPort}`,
+      process: child.process,
+      exited: child.exited,
+      tail: child.tail,
+      stop: async () => {
+        await child.stop(options.stopGraceMs ?? 10_000);
+      },
+    };
   }
-  return {
-    address,
-    uiUrl: options.uiPort === undefined ? undefined : `http://${ip}:${options.uiPort}`,
-    process: child.process,
-    exited: child.exited,
-    tail: child.tail,
-    stop: async () => {
-      await child.stop(options.stopGraceMs ?? 10_000);
-    },
-  };
+}
+
+/**
+ * The CLI picks its HTTP API and metrics ports itself, by asking the OS for a free one and
+ * listening on it later; another process starting at that moment (a parallel test, say) can take
+ * it in between, and the server exits. A new start picks new ports. A clash on a port we chose is
+ * not that race, and is reported as it is.
+ */
+const START_ATTEMPTS = 3;
+
+export function lostPortRace(err: unknown, ownPorts: readonly (number | undefined)[]): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  const clash = /listen tcp [^\s]*:(\d+): bind: address already in use/.exec(message);
+  return clash !== null && !ownPorts.includes(Number(clash[1]));
 }
 
 /** Ready means the `default` namespace answers, which is what workers and the API need. */

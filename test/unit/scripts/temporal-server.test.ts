@@ -2,7 +2,7 @@
  * Runs the real dev server from the Temporal CLI that `npm run setup` provides: persistence across
  * a restart on the same SQLite file, and nothing left running afterwards.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../../scripts/ports.js';
 import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
-import { startTemporalServer, type TemporalServer } from '../../../scripts/temporal-server.js';
+import { lostPortRace, startTemporalServer, type TemporalServer } from '../../../scripts/temporal-server.js';
 
 const TeamId = defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD);
 
@@ -114,5 +114,39 @@ describe('startTemporalServer', () => {
     await expect(startTemporalServer({ cliPath: '/bin/false', port, dataDir, log: () => {} })).rejects.toThrow(
       'The Temporal server exited during start-up (exit code 1)',
     );
+  });
+});
+
+describe('a port the CLI picked for itself, taken before it listened', () => {
+  /** What the CLI printed when a parallel test took its HTTP API port (seen on a clean clone). */
+  const clash = (port: number) =>
+    `failed listening for HTTP API on 127.0.0.1:${port}: listen tcp 127.0.0.1:${port}: bind: address already in use`;
+
+  it('starts the server again, which then picks other ports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-temporal-race-'));
+    const marker = join(dir, 'lost-once');
+    // The CLI, except that its first start loses the race.
+    const wrapper = join(dir, 'temporal');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ ! -e '${marker}' ]; then touch '${marker}'; echo 'level=ERROR msg="${clash(39037)}"' >&2; exit 1; fi\nexec '${cliPath}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const lines: string[] = [];
+    const server = await startTemporalServer({ cliPath: wrapper, port: await findFreePort(), dataDir: join(dir, 'data'), log: (line) => lines.push(line) });
+    try {
+      await withClient(server.address, (client) => client.workflowService.getSystemInfo({}));
+      expect(lines.join('\n')).toContain('starting it again');
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('is told apart from a clash on a port we chose, which is not retried', () => {
+    expect(lostPortRace(new Error(clash(39037)), [7233, undefined])).toBe(true);
+    expect(lostPortRace(new Error(clash(7233)), [7233, undefined])).toBe(false);
+    expect(lostPortRace(new Error(clash(8233)), [7233, 8233])).toBe(false);
+    expect(lostPortRace(new Error('The Temporal server exited during start-up (exit code 1)'), [7233])).toBe(false);
   });
 });
