@@ -76,6 +76,16 @@ const MAX_TAIL_LINE = 100;
 const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */
 export const MAX_TAIL_SHARE = 0.25;
+/**
+ * Tags, credits, sign-offs and follow-us prompts come a few at a time; a longer run of short lines
+ * (results, items, a log) is the content itself, and is kept whole rather than cut short.
+ */
+export const MAX_TAIL_BLOCKS = 4;
+/**
+ * Below this much text (Readability's own bar for an article) the page is no article with a tail
+ * of metadata: a short page's last line (a form's answer, a counter, a status) is its content.
+ */
+export const MIN_TAIL_ARTICLE_TEXT = 500;
 const LISTS = new Set(['ul', 'ol', 'dl']);
 /** Labels this short are judged by their words alone. */
 const MAX_LABEL_TEXT = 40;

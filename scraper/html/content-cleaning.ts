@@ -3,7 +3,7 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, MAX_TAIL_SHARE, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
 
@@ -72,6 +72,7 @@ class Cleaner {
    * of prose; when that block is a wrapper, go on inside it.
    */
   private trimTail(root: Element, skip: Set<AnyNode>, cleaned: Element[]): Element[] {
+    if (this.contentText < MIN_TAIL_ARTICLE_TEXT) return cleaned;
     const trimmed: Element[] = [];
     let budget = this.contentText * MAX_TAIL_SHARE;
     let parent: Element | undefined = root;
@@ -90,6 +91,10 @@ class Cleaner {
       }
       const prose: Element | undefined = children[i];
       parent = prose && WRAPPERS.has(prose.name) ? prose : undefined;
+    }
+    if (trimmed.length > MAX_TAIL_BLOCKS) {
+      for (const block of trimmed) skip.delete(block);
+      return cleaned;
     }
     if (trimmed.length === 0) return cleaned;
     // The caller counts cleaned elements as disjoint subtrees: a trimmed block takes its cleaned descendants' place.

@@ -167,10 +167,15 @@ describe("the article's tail", () => {
     expect(markdown).toMatch(/- +Cables\n- +Deck\n- +Lights/);
   });
 
-  it('stops before the tail grows into a large share of the article', () => {
+  it('keeps a long run of short lines whole: results or items are content, not a tail of metadata', () => {
     const lines = Array.from({ length: 12 }, (_, i) => `<p>Line ${i + 1} of the results table from the regatta</p>`).join('\n');
     const markdown = markdownOf(article(lines));
     expect(markdown).toContain('Line 1 of the results');
-    expect(markdown).not.toContain('Line 12 of the results');
+    expect(markdown).toContain('Line 12 of the results');
+  });
+
+  it('leaves the last line of a short page alone: a form answer or a counter is its content', () => {
+    const markdown = markdownOf(page(`<p>${PARAGRAPHS[0]}</p><p>You wrote: hello from trawl</p>`));
+    expect(markdown).toContain('You wrote: hello from trawl');
   });
 });
