@@ -142,7 +142,7 @@ export function createCrawlPagesActivity(
   };
 }
 
-function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy<CrawlPageDone> {
+export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy<CrawlPageDone> {
   const { page, crawler } = input;
   return {
     slotWaitMs: CRAWL_SLOT_WAIT_MS,

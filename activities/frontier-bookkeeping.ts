@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cancelOpenPages, claimPages as claimFrontierPages, settlePage } from '../db/repositories/crawl-pages.js';
 import { completeJobIfDrained, finishJob as finishJobRow } from '../db/repositories/jobs.js';
+import type { Db } from '../db/connect.js';
 import type { FrontierPage } from '../lib/crawl/settings.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -39,24 +40,29 @@ export function createClaimPagesActivity(deps: ActivityDeps) {
 /** A page that failed for good: recorded once, with its code, for GET /crawl/{id}/errors. */
 export function createRecordPageFailureActivity(deps: ActivityDeps) {
   return async function recordPageFailure(input: RecordPageFailureInput): Promise<void> {
-    await settlePage(
-      deps.db,
-      { jobId: input.jobId, urlKey: input.page.urlKey, status: 'failed', errorCode: input.code, error: input.error },
-      {
-        id: randomUUID(),
-        job_id: input.jobId,
-        team_id: input.teamId,
-        url: input.page.url,
-        url_key: input.page.urlKey,
-        status: 'failed',
-        document: null,
-        size_bytes: 0,
-        error_code: input.code,
-        error: input.error,
-        credits_used: 0,
-      },
-    );
+    await recordFailedPage(deps.db, input);
   };
+}
+
+/** Settles a page that failed for good: its frontier row and a failed Document, once. */
+export async function recordFailedPage(db: Db, input: RecordPageFailureInput): Promise<void> {
+  await settlePage(
+    db,
+    { jobId: input.jobId, urlKey: input.page.urlKey, status: 'failed', errorCode: input.code, error: input.error },
+    {
+      id: randomUUID(),
+      job_id: input.jobId,
+      team_id: input.teamId,
+      url: input.page.url,
+      url_key: input.page.urlKey,
+      status: 'failed',
+      document: null,
+      size_bytes: 0,
+      error_code: input.code,
+      error: input.error,
+      credits_used: 0,
+    },
+  );
 }
 
 /** Records the job's end. A cancel, or an early stop, also retires pages that will now never be scraped. */

@@ -5,6 +5,7 @@
  */
 import { createAgentActivities } from './agent/run.js';
 import { createCrawlPageActivity, createCrawlPagesActivity } from './crawl-page.js';
+import { createCrawlSliceActivity } from './crawl-slice.js';
 import { createDeliverWebhookActivity } from './deliver-webhook.js';
 import type { ActivityDeps } from './deps.js';
 import {
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     claimPages: createClaimPagesActivity(deps),
     crawlPage: createCrawlPageActivity(deps, robotsFor),
     crawlPages: createCrawlPagesActivity(deps, robotsFor),
+    crawlSlice: createCrawlSliceActivity(deps, robotsFor),
     recordPageFailure: createRecordPageFailureActivity(deps),
     finishJob: createFinishJobActivity(deps),
     deliverWebhook: createDeliverWebhookActivity(deps),

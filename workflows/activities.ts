@@ -31,6 +31,20 @@ export function pageActivities(timeoutMs: number) {
   });
 }
 
+/**
+ * Frontier slices (activities/crawl-slice.ts): an attempt runs its time slice plus one page's
+ * deadline. Retried without a limit, as bookkeeping is: a page failure is handled inside the
+ * slice, so what fails a slice is its worker or the database, and a retry hands the page the dead
+ * attempt had in flight back to the workflow, where the page retry policy bounds it.
+ */
+export function sliceActivities(sliceMs: number, pageTimeoutMs: number) {
+  return proxyActivities<TrawlActivities>({
+    startToCloseTimeout: sliceMs + pageTimeoutMs + PAGE_GRACE_MS,
+    heartbeatTimeout: '20s',
+    retry: BOOKKEEPING_RETRY_POLICY,
+  });
+}
+
 /** Database bookkeeping: quick, and retried until the database answers. */
 export const BOOKKEEPING_RETRY_POLICY: RetryPolicy = {
   initialInterval: '500ms',

@@ -14,7 +14,7 @@ import type { WebhookConfig } from '../contracts/webhook.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { fromFailure } from '../lib/errors.js';
 import type { WebhookJobKind } from '../lib/webhook-events.js';
-import { bookkeepingActivities, crawlKickoffActivities, pageActivities } from './activities.js';
+import { bookkeepingActivities, crawlKickoffActivities, pageActivities, sliceActivities } from './activities.js';
 import type { PageJobProgress } from './messages.js';
 import type { WebhookFanout } from './webhook-fanout.js';
 
@@ -69,6 +69,15 @@ const MAX_CLAIM = 100;
  * starts while the other finishes), at most this many.
  */
 const MAX_PAGES_PER_ACTIVITY = 10;
+/**
+ * How long a frontier slice (activities/crawl-slice.ts) claims pages before it returns: long
+ * enough that Temporal's cost per slice vanishes beside its pages', short enough that page
+ * webhooks and the job's counters trail by seconds and that lanes spread again over the workers
+ * polling the queue.
+ */
+const SLICE_MS = 3_000;
+/** Histories written before frontier slices replay with batches (or single pages). */
+const FRONTIER_SLICES_PATCH = 'crawl-frontier-slices';
 /** Histories written before pages were batched replay with one page per activity. */
 const PAGE_BATCHES_PATCH = 'crawl-page-batches';
 /** Histories written before batches waited for room for a whole one replay with batches cut to fit. */
@@ -96,6 +105,12 @@ export class PageJobRun {
   private delayMs = 0;
   private pagesPerActivity = 1;
   private fullBatches = false;
+  /** Pages run in frontier slices, one lane per unit of concurrency. */
+  private slices = false;
+  /** A slice that failed for good (not cancelled): the job fails with it. */
+  private failure: unknown;
+  /** Pages the slices in flight may still claim. */
+  private pagesPromised = 0;
 
   constructor(
     private readonly input: PageJobInput,
@@ -141,6 +156,9 @@ export class PageJobRun {
       this.phase = 'scraping';
     }
     this.delayMs = Math.round((this.input.delaySecs ?? this.state.crawlDelaySecs ?? 0) * 1000);
+    // Pages that must start a delay apart run one per activity, spaced by the workflow's timers.
+    this.slices = this.delayMs === 0 && patched(FRONTIER_SLICES_PATCH);
+    if (this.slices) return;
     this.pagesPerActivity = this.batchSize();
     this.fullBatches = this.pagesPerActivity > 1 && patched(FULL_BATCHES_PATCH);
   }
@@ -158,6 +176,7 @@ export class PageJobRun {
 
   /** Runs pages until nothing is queued or in flight, credits run out, or the run should continue-as-new. */
   async scrapeUntilIdle(): Promise<IdleReason> {
+    if (this.slices) return this.runLanes();
     // A delay means "one request at a time" unless the caller also asked for concurrency.
     const concurrency = this.delayMs > 0 && this.input.maxConcurrency === undefined ? 1 : this.concurrency;
     const { claimPages } = bookkeepingActivities;
@@ -203,6 +222,82 @@ export class PageJobRun {
   }
 
   /**
+   * Keeps one frontier slice running per unit of the job's concurrency. A slice works the
+   * frontier in Postgres on its own and reports when the job had nothing left in flight, so the
+   * workflow does no claiming: it only counts, notifies and decides when the run ends.
+   */
+  private async runLanes(): Promise<IdleReason> {
+    for (;;) {
+      await condition(
+        () =>
+          this.failure !== undefined ||
+          this.creditsExhausted ||
+          this.inFlight === 0 ||
+          (this.inFlight < this.concurrency && this.mayHaveWork && this.pagesLeftInRun() > 0),
+      );
+      if (this.failure !== undefined) throw this.failure;
+      if (this.creditsExhausted) {
+        await condition(() => this.inFlight === 0);
+        return 'out-of-credits';
+      }
+      if (this.pagesThisRun >= this.pagesPerRun || workflowInfo().continueAsNewSuggested) {
+        this.phase = 'finishing';
+        await condition(() => this.inFlight === 0);
+        return 'continue-as-new';
+      }
+      // Woken with nothing in flight: nothing is known to come.
+      if (!this.mayHaveWork) return 'drained';
+      if (this.pagesLeftInRun() <= 0) continue;
+      // Not awaited here: inFlight tracks it, and runSlice never rejects.
+      void this.runSlice();
+      this.showProgress();
+    }
+  }
+
+  /** Pages this run may still hand to new slices: those in flight may claim up to their own budgets. */
+  private pagesLeftInRun(): number {
+    return this.pagesPerRun - this.pagesThisRun - this.pagesPromised;
+  }
+
+  /** One lane's slice, then the page it handed back, if any, alone. */
+  private async runSlice(): Promise<void> {
+    const { crawlSlice } = sliceActivities(SLICE_MS, this.input.scrapeOptions.timeout);
+    const sliceId = `${workflowInfo().workflowId}/s${this.state.claimSeq}`;
+    this.state.claimSeq += 1;
+    // The run's pages left, shared between the lanes still free, so a run claims pagesPerRun.
+    const maxPages = Math.ceil(this.pagesLeftInRun() / (this.concurrency - this.inFlight));
+    this.inFlight += 1;
+    this.pagesPromised += maxPages;
+    let handBack: FrontierPage | undefined;
+    try {
+      const result = await crawlSlice({
+        ...this.jobPageInput(),
+        sliceId,
+        maxPages,
+        sliceMs: SLICE_MS,
+        withDocumentIds: this.input.webhook !== undefined,
+      });
+      this.pagesThisRun += result.claimed;
+      this.state.completed += result.completed;
+      this.state.failed += result.failed;
+      this.state.creditsUsed += result.creditsUsed;
+      for (const documentId of result.documentIds) this.webhooks.notify('page', { documentId });
+      if (result.ended === 'drained') this.mayHaveWork = false;
+      if (result.ended === 'out-of-credits') this.creditsExhausted = true;
+      handBack = result.handBack;
+    } catch (err) {
+      // Slices are retried until their worker and the database answer: only a cancel ends one
+      // early, and the workflow records that itself.
+      if (!isCancellation(err)) this.failure = err;
+    }
+    this.pagesPromised -= maxPages;
+    // runPage releases the lane's place in inFlight.
+    if (handBack) return this.runPage(handBack);
+    this.inFlight -= 1;
+    this.showProgress();
+  }
+
+  /**
    * With batches, the next one starts when a whole batch fits beside those in flight, or when
    * nothing more is known to come. Cut to whatever was free, one short batch (from a claim that
    * came back short while discovery lagged) left a gap that later batches were cut to fit for as
@@ -227,12 +322,12 @@ export class PageJobRun {
     setCurrentDetails(`**${this.phase}** · ${completed} completed · ${failed} failed · ${this.inFlight} in flight · run ${runs}`);
   }
 
-  private pageInput(page: FrontierPage): CrawlPageInput {
+  /** What every page activity of this job is given besides its page(s). */
+  private jobPageInput(): Omit<CrawlPageInput, 'page'> {
     const { input } = this;
     return {
       jobId: input.jobId,
       teamId: input.teamId,
-      page,
       scrapeOptions: input.scrapeOptions,
       crawler: input.crawler,
       mediaBaseUrl: input.mediaBaseUrl,
@@ -243,7 +338,7 @@ export class PageJobRun {
   private async runPage(page: FrontierPage): Promise<void> {
     const { crawlPage } = pageActivities(this.input.scrapeOptions.timeout);
     try {
-      const pageInput = this.pageInput(page);
+      const pageInput = { ...this.jobPageInput(), page };
       let result = await crawlPage(pageInput);
       // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,
       // keeping this page's place in `inFlight`, rather than in a worker's activity slot.
@@ -271,10 +366,9 @@ export class PageJobRun {
    */
   private async runBatch(pages: FrontierPage[]): Promise<void> {
     const { crawlPages } = pageActivities(this.input.scrapeOptions.timeout);
-    const { page: _, ...common } = this.pageInput(pages[0]!);
     let outcomes: CrawlPagesOutcome[];
     try {
-      outcomes = await crawlPages({ ...common, pages });
+      outcomes = await crawlPages({ ...this.jobPageInput(), pages });
     } catch (err) {
       if (isCancellation(err)) {
         this.inFlight -= pages.length;

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { deadlineSignal } from '../../lib/deadline-signal.js';
 
 /** Heartbeats must arrive well inside the 20 s heartbeat timeout set in workflows/activities.ts. */
-const HEARTBEAT_INTERVAL_MS = 2_000;
+export const HEARTBEAT_INTERVAL_MS = 2_000;
 
 /**
  * Runs page work with a heartbeat and one AbortSignal for both ways a page stops early: its

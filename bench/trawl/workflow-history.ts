@@ -10,19 +10,33 @@ export interface HistoryStats {
   events: number;
   eventsByType: Map<string, number>;
   activitiesByType: Map<string, number>;
-  /** Pages per worker identity (`<pid>@<host>`) that started their crawlPage or crawlPages activity. */
+  /**
+   * Pages per worker identity (`<pid>@<host>`): that started their crawlPage or crawlPages
+   * activity, or that a crawlSlice it completed settled.
+   */
   pagesByWorker: Map<string, number>;
 }
 
-/** The pages of a crawlPages activity, from its JSON input (the default payload converter's). */
-function batchSize(data: Uint8Array | null | undefined): number {
-  if (!data) return 1;
+/** A JSON payload (the default payload converter's), or undefined. */
+function payload<T>(data: Uint8Array | null | undefined): Partial<T> | undefined {
+  if (!data) return undefined;
   try {
-    const input = JSON.parse(Buffer.from(data).toString('utf8')) as { pages?: unknown[] };
-    return Array.isArray(input.pages) ? input.pages.length : 1;
+    return JSON.parse(Buffer.from(data).toString('utf8')) as Partial<T>;
   } catch {
-    return 1;
+    return undefined;
   }
+}
+
+/** The pages of a crawlPages activity, from its input. */
+function batchSize(data: Uint8Array | null | undefined): number {
+  const pages = payload<{ pages: unknown[] }>(data)?.pages;
+  return Array.isArray(pages) ? pages.length : 1;
+}
+
+/** The pages a crawlSlice settled, from its result (activities/crawl-slice.ts). */
+function slicePages(data: Uint8Array | null | undefined): number {
+  const result = payload<{ completed: number; failed: number }>(data);
+  return (result?.completed ?? 0) + (result?.failed ?? 0);
 }
 
 export async function historyStats(client: Client, workflowId: string): Promise<HistoryStats> {
@@ -54,6 +68,11 @@ export async function historyStats(client: Client, workflowId: string): Promise<
       if (started?.identity && (startedType === 'crawlPage' || startedType === 'crawlPages')) {
         const pages = pagesByScheduledId.get(String(started.scheduledEventId)) ?? 1;
         stats.pagesByWorker.set(started.identity, (stats.pagesByWorker.get(started.identity) ?? 0) + pages);
+      }
+      const completed = event.activityTaskCompletedEventAttributes;
+      if (completed?.identity && typeByScheduledId.get(String(completed.scheduledEventId)) === 'crawlSlice') {
+        const pages = slicePages(completed.result?.payloads?.[0]?.data);
+        stats.pagesByWorker.set(completed.identity, (stats.pagesByWorker.get(completed.identity) ?? 0) + pages);
       }
     }
   }

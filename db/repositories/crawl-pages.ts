@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../connect.js';
-import type { Database, NewDocument } from '../schema.js';
+import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import { CHARGE_OUTCOME, chargeCtes, checkCharge, type ChargeOutcome, type LedgerCharge } from './ledger.js';
 import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
@@ -73,14 +73,17 @@ export async function enqueuePages(
  * returns the pages the first attempt claimed, so none are stranded by a lost activity result.
  */
 export async function claimPages(db: Db, jobId: string, claimId: string, max: number): Promise<ClaimedPage[]> {
-  const already = await db
-    .selectFrom('crawl_pages')
-    .select(['url', 'url_key', 'depth'])
-    .where('job_id', '=', jobId)
-    .where('claim_id', '=', claimId)
-    .orderBy('seq')
-    .execute();
-  if (already.length > 0) return already.map(toClaimed);
+  const already = await pagesClaimedBy(db, jobId, claimId);
+  if (already.length > 0) return already;
+  return claimQueued(db, jobId, claimId, max);
+}
+
+/**
+ * Moves up to `max` queued pages to `scraping` under `claimId`, oldest first, skipping pages
+ * another claim is taking at this moment. A frontier slice claims one page at a time, many under
+ * one id (activities/crawl-slice.ts).
+ */
+export async function claimQueued(db: Db, jobId: string, claimId: string, max: number): Promise<ClaimedPage[]> {
   const claimed = await db
     .updateTable('crawl_pages')
     .set({ status: 'scraping', claim_id: claimId, updated_at: new Date() })
@@ -101,6 +104,41 @@ export async function claimPages(db: Db, jobId: string, claimId: string, max: nu
     .returning(['url', 'url_key', 'depth', 'seq'])
     .execute();
   return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+}
+
+/** The pages claimed under `claimId` (those in `status`, if given), oldest first. */
+export async function pagesClaimedBy(db: Db, jobId: string, claimId: string, status?: CrawlPageStatus): Promise<ClaimedPage[]> {
+  let query = db.selectFrom('crawl_pages').select(['url', 'url_key', 'depth']).where('job_id', '=', jobId).where('claim_id', '=', claimId);
+  if (status) query = query.where('status', '=', status);
+  const rows = await query.orderBy('seq').execute();
+  return rows.map(toClaimed);
+}
+
+export interface ClaimTotals {
+  claimed: number;
+  completed: number;
+  failed: number;
+  /** Credits of the completed pages' Documents. */
+  creditsUsed: number;
+  /** The completed pages' Documents, oldest page first; only when asked for. */
+  documentIds: string[];
+}
+
+/**
+ * What the pages claimed under `claimId` came to, read from the rows themselves, so that a
+ * retried slice reports the pages an attempt that died had settled too, and each exactly once.
+ */
+export async function claimTotals(db: Db, jobId: string, claimId: string, withDocumentIds: boolean): Promise<ClaimTotals> {
+  const { rows } = await sql<{ claimed: number; completed: number; failed: number; credits: number; document_ids: string[] | null }>`
+    select count(*)::integer as claimed,
+      (count(*) filter (where p.status = 'completed'))::integer as completed,
+      (count(*) filter (where p.status = 'failed'))::integer as failed,
+      coalesce(sum(d.credits_used) filter (where p.status = 'completed'), 0)::integer as credits,
+      ${withDocumentIds ? sql`array_agg(d.id order by p.seq) filter (where p.status = 'completed' and d.id is not null)` : sql`null`} as document_ids
+    from crawl_pages p left join documents d on d.id = p.document_id
+    where p.job_id = ${jobId}::uuid and p.claim_id = ${claimId}`.execute(db);
+  const row = rows[0]!;
+  return { claimed: row.claimed, completed: row.completed, failed: row.failed, creditsUsed: row.credits, documentIds: row.document_ids ?? [] };
 }
 
 function toClaimed(r: { url: string; url_key: string; depth: number }): ClaimedPage {

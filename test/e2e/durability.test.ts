@@ -95,7 +95,9 @@ describe('scale', () => {
 
 describe('scale-out', () => {
   it('spreads the pages of one crawl over the workers that poll its task queue', async () => {
-    const site = await startBigSite(160, { delayMs: 20 });
+    // Lanes go to the workers as their slices start, so a split evens out over slices: five runs
+    // of 100 pages (CRAWL_PAGES_PER_RUN) start every lane afresh at least five times.
+    const site = await startBigSite(500, { delayMs: 20 });
     const second = await stack.startWorker();
     const connection = await Connection.connect({ address: stack.temporalAddress });
     try {

@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SliceEnd } from '../../../activities/crawl-slice.js';
 import type { TrawlActivities } from '../../../activities/index.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import type { FrontierPage } from '../../../lib/crawl/settings.js';
@@ -48,8 +49,9 @@ class FakeFrontier {
   finishes: Array<{ status: string; warning?: string; retireOpenPages?: boolean }> = [];
   inFlight = 0;
   maxInFlight = 0;
-  /** Page counts of the crawlPages activities, and pages run alone through crawlPage. */
+  /** Page counts of the crawlPages activities and of the crawlSlice activities, and pages run alone through crawlPage. */
   batches: number[] = [];
+  slices: number[] = [];
   alone: string[] = [];
   /** Called when the job asks to complete; returning false says pages were appended meanwhile. */
   onFinish: () => boolean = () => true;
@@ -101,6 +103,39 @@ class FakeFrontier {
             }
           }),
         );
+      },
+      // As the real activity does, on the in-memory frontier: claims a page at a time until its
+      // time or page budget runs out, waits while other lanes have pages in flight, hands back a
+      // page whose failure another attempt may fix, and stops at a refused charge.
+      crawlSlice: async ({ maxPages, sliceMs }) => {
+        const stopAt = Date.now() + sliceMs;
+        const totals = { claimed: 0, completed: 0, failed: 0, creditsUsed: 0, documentIds: [] as string[] };
+        const end = (ended: SliceEnd, handBack?: FrontierPage) => {
+          this.slices.push(totals.claimed);
+          return { ...totals, ended, ...(handBack && { handBack }) };
+        };
+        for (;;) {
+          if (Date.now() >= stopAt) return end('time');
+          if (totals.claimed >= maxPages) return end('budget');
+          const page = this.queued.shift();
+          if (!page) {
+            if (this.inFlight === 0) return end('drained');
+            await new Promise((r) => setTimeout(r, 5));
+            continue;
+          }
+          totals.claimed += 1;
+          try {
+            const done = await this.scrapeOne(page);
+            totals.completed += 1;
+            totals.creditsUsed += done.creditsUsed;
+            totals.documentIds.push(done.documentId);
+          } catch (err) {
+            if (!(err instanceof ApplicationFailure && err.nonRetryable)) return end('handed-back', page);
+            if ((err.details?.[0] as { code: string } | undefined)?.code === 'INSUFFICIENT_CREDITS') return end('out-of-credits');
+            this.failures.push(page.url);
+            totals.failed += 1;
+          }
+        }
       },
       recordPageFailure: async ({ page }) => {
         this.failures.push(page.url);
@@ -159,13 +194,13 @@ describe('page-job workflow', () => {
     expect(frontier.finishes).toEqual([{ jobId: expect.any(String), status: 'completed' }]);
   }, 60_000);
 
-  it('runs pages in batches within maxConcurrency, and runs a page its batch could not settle alone', async () => {
+  it('runs pages in frontier slices within maxConcurrency, and runs a page a slice handed back alone', async () => {
     const frontier = new FakeFrontier();
     frontier.add(40);
     let flaky = true;
     frontier.scrape = async (page) => {
       await new Promise((r) => setTimeout(r, 5));
-      // Fails once, in its batch; the workflow runs it again alone.
+      // Fails once, in its slice; the workflow runs it again alone.
       if (page.url.endsWith('/p7') && flaky) {
         flaky = false;
         throw new Error('connection reset');
@@ -174,7 +209,7 @@ describe('page-job workflow', () => {
     const result = await withWorker(frontier, async (taskQueue) =>
       env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
-        workflowId: `batches-${seq}`,
+        workflowId: `slices-${seq}`,
         args: [batchInput({ maxConcurrency: 10 })],
       }),
     );
@@ -182,35 +217,40 @@ describe('page-job workflow', () => {
     expect([...frontier.scraped].sort()).toEqual([...new Set(frontier.scraped)].sort());
     expect(frontier.scraped).toHaveLength(40);
     expect(frontier.maxInFlight).toBeLessThanOrEqual(10);
-    // Half the concurrency per activity; a page is alone only when one slot was free, and p7 ran twice.
-    expect(Math.max(...frontier.batches)).toBe(5);
-    expect(frontier.batches.reduce((a, b) => a + b, 0) + frontier.alone.length).toBe(41);
-    expect(frontier.alone.length).toBeLessThan(10);
-    expect(frontier.alone).toContain('https://site.test/p7');
+    expect(frontier.batches).toEqual([]);
+    // Every page was claimed by a slice once; p7 was handed back and ran again alone.
+    expect(frontier.slices.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(frontier.alone).toEqual(['https://site.test/p7']);
+    // Lanes, not pages: far fewer activities than pages.
+    expect(frontier.slices.length).toBeLessThan(25);
   }, 60_000);
 
-  it('waits for room for a whole batch rather than cutting batches to the gap a short one left', async () => {
-    // The first claim comes back short (7 pages: batches of 5 and 2); the first page finds 40
-    // more. While the slow batch of 2 runs, 3 pages' room is free: batches wait for 5.
+  it('keeps every other lane busy while one page is slow', async () => {
+    // A batch holds its lanes until its slowest page ends; a slice holds only its own.
     const frontier = new FakeFrontier();
-    frontier.add(7);
-    frontier.scrape = (page) => new Promise((r) => setTimeout(r, /\/p[56]$/.test(page.url) ? 1_500 : 5));
-    frontier.discover = (page) => {
-      if (!page.url.endsWith('/p0')) return 0;
-      frontier.add(40, 'q');
-      return 40;
+    frontier.add(120);
+    let maxBesideSlow = 0;
+    let slowRunning = false;
+    frontier.scrape = async (page) => {
+      if (page.url.endsWith('/p3')) {
+        slowRunning = true;
+        while (frontier.scraped.length < 100) await new Promise((r) => setTimeout(r, 5));
+        slowRunning = false;
+        return;
+      }
+      // Past the pages that started beside it, while it still runs.
+      if (slowRunning && frontier.scraped.length >= 30) maxBesideSlow = Math.max(maxBesideSlow, frontier.inFlight);
+      await new Promise((r) => setTimeout(r, 5));
     };
     const result = await withWorker(frontier, async (taskQueue) =>
       env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
-        workflowId: `whole-batches-${seq}`,
+        workflowId: `slow-lane-${seq}`,
         args: [batchInput({ maxConcurrency: 10 })],
       }),
     );
-    expect(result).toMatchObject({ status: 'completed', completed: 47 });
-    expect(frontier.maxInFlight).toBeLessThanOrEqual(10);
-    expect(frontier.alone).toEqual([]);
-    expect(frontier.batches.filter((size) => size !== 5)).toEqual([2]);
+    expect(result).toMatchObject({ status: 'completed', completed: 120 });
+    expect(maxBesideSlow).toBe(10);
   }, 60_000);
 
   it('runs one page per activity when pages must start a delay apart', async () => {
@@ -225,6 +265,7 @@ describe('page-job workflow', () => {
     );
     expect(result.completed).toBe(3);
     expect(frontier.batches).toEqual([]);
+    expect(frontier.slices).toEqual([]);
     expect(frontier.alone).toHaveLength(3);
   }, 60_000);
 

@@ -1,0 +1,123 @@
+/**
+ * A frontier slice: one lane of a crawl or batch scrape, working the job's Postgres frontier for a
+ * few seconds. It claims a page, runs it through the same pipeline and crawl policy as crawlPage
+ * (activities/crawl-page.ts), and claims the next as soon as that one is settled, so a job with
+ * concurrency N keeps N pages in flight with N slices, and Temporal sees one activity per lane
+ * every few seconds instead of one per page or per batch, and no batch waits on its slowest page.
+ *
+ * Durability is per page, as before: each page settles its Document, frontier row, charge, slot
+ * and cache copy in its own transaction; every page claimed is marked with the slice's id, so its
+ * totals are read back from the rows (exact across attempts), and a retry after a worker died
+ * hands the page that attempt had in flight back to the workflow instead of running it here.
+ */
+import { Context } from '@temporalio/activity';
+import { claimQueued, claimTotals, openPageCount, pagesClaimedBy, type ClaimTotals } from '../db/repositories/crawl-pages.js';
+import type { FrontierPage } from '../lib/crawl/settings.js';
+import { TrawlError } from '../lib/errors.js';
+import { crawlPolicy, type CrawlPageInput } from './crawl-page.js';
+import type { ActivityDeps } from './deps.js';
+import { recordFailedPage } from './frontier-bookkeeping.js';
+import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
+import { NO_SLOT, runPage } from './page/pipeline.js';
+import { HEARTBEAT_INTERVAL_MS } from './page/signal.js';
+import { requireCredits, withCreditCode, type TeamBudget } from './page/team-budget.js';
+import type { RobotsLookup } from './site/site-rules.js';
+
+export interface CrawlSliceInput extends Omit<CrawlPageInput, 'page'> {
+  /** Marks every page the slice claims; stable across its retries, unique within the job. */
+  sliceId: string;
+  /** Claim at most this many pages. */
+  maxPages: number;
+  /** Claim no page after this long. */
+  sliceMs: number;
+  /** Return the Document ids of the pages it completed (the job sends page webhooks). */
+  withDocumentIds: boolean;
+}
+
+/**
+ * Why the slice stopped: its time or page budget ran out; the job has nothing queued or in
+ * flight; the team's credits ran out (the page refused stays claimed, for the job to retire); or
+ * it hands a page back.
+ */
+export type SliceEnd = 'time' | 'budget' | 'drained' | 'out-of-credits' | 'handed-back';
+
+export interface CrawlSliceResult extends ClaimTotals {
+  ended: SliceEnd;
+  /**
+   * A page the slice could not settle: none of the team's slots came free, its failure may pass
+   * on another attempt, or an attempt whose worker died had it in flight. The workflow runs it
+   * alone through crawlPage, with slot waits on durable timers and the page retry policy.
+   */
+  handBack?: FrontierPage;
+}
+
+/** An idle slice (nothing queued, pages in flight elsewhere that may add links) polls this often. */
+const IDLE_POLL_FIRST_MS = 20;
+const IDLE_POLL_MAX_MS = 500;
+/**
+ * The team's plan and credits are read again after this long. They only admit a page: each
+ * charge re-checks the balance under a row lock.
+ */
+const BUDGET_TTL_MS = 1_000;
+
+export function createCrawlSliceActivity(
+  deps: ActivityDeps,
+  robotsFor: RobotsLookup,
+  steps: readonly EnrichStep[] = ENRICH_STEPS,
+) {
+  return async function crawlSlice(input: CrawlSliceInput): Promise<CrawlSliceResult> {
+    const ctx = Context.current();
+    const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+    try {
+      const end = await work(input);
+      return { ...(await claimTotals(deps.db, input.jobId, input.sliceId, input.withDocumentIds)), ...end };
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+
+  async function work(input: CrawlSliceInput): Promise<Pick<CrawlSliceResult, 'ended' | 'handBack'>> {
+    const ctx = Context.current();
+    const { sliceId, jobId, maxPages, sliceMs, withDocumentIds: _, ...common } = input;
+    if (ctx.info.attempt > 1) {
+      // Not run here: a page that takes its worker down would take every retry of the slice with it.
+      const [orphan] = await pagesClaimedBy(deps.db, jobId, sliceId, 'scraping');
+      if (orphan) return { ended: 'handed-back', handBack: orphan };
+    }
+    const stopAt = Date.now() + sliceMs;
+    let budget: { read: Promise<TeamBudget>; at: number } | undefined;
+    const currentBudget = () => {
+      if (!budget || Date.now() - budget.at > BUDGET_TTL_MS) budget = { read: requireCredits(deps.db, input.teamId), at: Date.now() };
+      return budget.read;
+    };
+    let claimed = 0;
+    let idleMs = IDLE_POLL_FIRST_MS;
+    for (;;) {
+      if (Date.now() >= stopAt) return { ended: 'time' };
+      if (claimed >= maxPages) return { ended: 'budget' };
+      const [page] = await claimQueued(deps.db, jobId, sliceId, 1);
+      if (!page) {
+        if ((await openPageCount(deps.db, jobId)) === 0) return { ended: 'drained' };
+        // Pages in flight in other lanes may still add links: waiting here keeps this lane ready
+        // for them, where returning would leave it idle until the workflow starts another slice.
+        await ctx.sleep(Math.min(idleMs, Math.max(1, stopAt - Date.now())));
+        idleMs = Math.min(idleMs * 2, IDLE_POLL_MAX_MS);
+        continue;
+      }
+      claimed += 1;
+      idleMs = IDLE_POLL_FIRST_MS;
+      const one: CrawlPageInput = { ...common, jobId, page };
+      const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
+      try {
+        const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget: currentBudget() });
+        if (done === NO_SLOT) return { ended: 'handed-back', handBack: page };
+      } catch (err) {
+        if (ctx.cancellationSignal.aborted) throw err;
+        const known = withCreditCode(err);
+        if (!(known instanceof TrawlError) || known.retryable) return { ended: 'handed-back', handBack: page };
+        if (known.code === 'INSUFFICIENT_CREDITS') return { ended: 'out-of-credits' };
+        await recordFailedPage(deps.db, { jobId, teamId: input.teamId, page, code: known.code, error: known.message });
+      }
+    }
+  }
+}
