@@ -2,7 +2,8 @@
  * Counts the SQL statements a process sends (BENCH_SQL_TRACE_DIR set, with BENCH_PROFILE=1):
  * loaded with `--import` through NODE_OPTIONS, it wraps pg's `Client.prototype.query` and, when
  * the process exits, writes `sql.<pid>.json`: each statement's text (its first 160 characters,
- * parameters stay `$n`) with its count. BEGIN and COMMIT count as statements: each is a round trip.
+ * parameters stay `$n`) with its count and the milliseconds callers waited for it in all. BEGIN
+ * and COMMIT count as statements: each is a round trip.
  *
  * Plain JavaScript, like cpu-profile-preload.mjs: NODE_OPTIONS imports also run in worker threads.
  */
@@ -26,11 +27,18 @@ if (dir && isMainThread) {
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (config, ...rest) {
       const text = typeof config === 'string' ? config : config?.text;
+      const result = original.call(this, config, ...rest);
       if (typeof text === 'string') {
         const key = text.replace(/\s+/g, ' ').trim().slice(0, 160);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
+        const entry = counts.get(key) ?? { n: 0, ms: 0 };
+        counts.set(key, entry);
+        entry.n += 1;
+        // Round-trip time as the caller waits for it: the statement's work, its locks and its queueing.
+        const started = performance.now();
+        const done = () => (entry.ms += performance.now() - started);
+        if (typeof result?.then === 'function') result.then(done, done);
       }
-      return original.call(this, config, ...rest);
+      return result;
     };
     process.on('exit', () => {
       writeFileSync(join(dir, `sql.${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
