@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { ProxyRoutes } from '../scraper/net/proxy-routes.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
+import type { HtmlTransform } from '../scraper/html/transform-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
 import type { Mailer } from './monitor/mailer.js';
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   allowPrivateNetwork: boolean;
   /** Upstream proxy pools for page fetches. @default direct connections */
   proxies?: ProxyRoutes;
+  /** The worker's HTML conversion threads (scraper/html/transform-pool.ts). @default the calling thread */
+  transformHtml?: HtmlTransform;
   /** The language model, when one is configured (llm/model-client.ts). */
   llm?: ModelClient;
   /** Where /search looks (activities/search/providers.ts). @default the built-in index */

@@ -15,6 +15,7 @@
  * | CHROMIUM_PATH | /usr/bin/chromium | Chromium executable for the browser engine |
  * | BROWSER_PAGES_PER_WORKER | 4 | concurrent browser pages per worker |
  * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
+ * | WORKER_HTML_THREADS | cores − 1, at least 1 | threads a worker converts HTML on; 0 converts on its main thread |
  * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
  * | CRAWL_PAGES_PER_RUN | 500 | pages per workflow run before continue-as-new keeps history small |
  * | RESULT_RETENTION_HOURS | 720 | how long jobs and their documents, pages and media are kept; after it a job answers 404 JOB_EXPIRED and its rows are purged by a Temporal Schedule |
@@ -69,6 +70,7 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
+  WORKER_HTML_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
   RESULT_RETENTION_HOURS: z.coerce.number().positive().max(24 * 3650).default(720),
@@ -106,7 +108,8 @@ export interface Config {
   auth: 'keys' | 'none';
   allowPrivateNetwork: boolean;
   browser: { executablePath: string; pagesPerWorker: number };
-  worker: { activitySlots: number };
+  /** htmlThreads: unset picks scraper/html/transform-pool.ts's default. */
+  worker: { activitySlots: number; htmlThreads?: number };
   crawl: { pagesPerRun: number };
   /** How long a job's results are kept; see RESULT_RETENTION_HOURS. */
   results: { retentionHours: number };
@@ -218,7 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     auth: e.AUTH,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
-    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS },
+    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
     results: { retentionHours: e.RESULT_RETENTION_HOURS },
     media: { retentionHours: e.MEDIA_RETENTION_HOURS, dataUris: e.SCREENSHOT_DATA_URIS },

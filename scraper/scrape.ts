@@ -11,7 +11,9 @@ import { documentActions } from './actions/action-results.js';
 import { browserRequiredBy, needsJavaScript } from './engine-choice.js';
 import { fetchWithBrowser } from './engines/browser.js';
 import { fetchWithHttp } from './engines/http.js';
-import { transformContent } from './html/content.js';
+import { transformContentWith } from './html/content.js';
+import { transformHtml } from './html/transform.js';
+import type { HtmlTransform } from './html/transform-pool.js';
 import { decodeBody } from './html/decode.js';
 import { inlineMedia, type MediaPublisher } from './media.js';
 import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes } from './net/proxy-routes.js';
@@ -24,6 +26,8 @@ export interface ScraperDeps {
   allowPrivateNetwork: boolean;
   /** Upstream proxy pools for the `proxy` option. @default direct connections */
   proxies?: ProxyRoutes;
+  /** Where HTML is converted (the worker's thread pool, html/transform-pool.ts). @default in this thread */
+  transformHtml?: HtmlTransform;
 }
 
 export interface ScrapeRequest {
@@ -118,7 +122,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
 
   const transform = transformOptions(options, outputs);
   const pdf = isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
-  const transformed = pdf?.transformed ?? transformContent(page, transform);
+  const transformed = pdf?.transformed ?? (await transformContentWith(page, transform, deps.transformHtml ?? transformHtml));
   const publish = req.publishMedia ?? inlineMedia;
   const screenshot = page.screenshot && (await publish(page.screenshot));
   // Firecrawl leaves `actions` out unless actions were requested.

@@ -10,6 +10,7 @@ import { addressPolicyFor } from '../scraper/net/address-policy.js';
 import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
+import { createTransformPool, defaultTransformThreads } from '../scraper/html/transform-pool.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     proxyServerFor: guard.urlFor,
     contentBlocker,
   });
+  const threads = config.worker.htmlThreads ?? defaultTransformThreads();
+  const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
   const metrics = createWorkerMetrics(browser);
   const metricsServer = metricsPort ? await metrics.start(metricsPort, temporalMetricsPort) : undefined;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
         browser,
         allowPrivateNetwork: config.allowPrivateNetwork,
         proxies: createProxyRoutes(config.proxies),
+        transformHtml: htmlThreads?.transform,
         mediaRetentionHours: config.media.retentionHours,
         resultRetentionHours: config.results.retentionHours,
         llm: config.model ? createModelClient(config.model) : undefined,
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
   } finally {
     metricsServer?.close();
     await browser.close();
+    await htmlThreads?.close();
     await guard.close();
     await connection.close();
     await db.destroy();

@@ -8,13 +8,17 @@
  *   node --import tsx bench/ceiling/bare-crawl.ts <static|js> <startUrl> <maxPages> <concurrency>
  *
  * For the js variant the browser is the worker's (bench/trawl/worker-browser.ts: the guard proxy
- * and the content blocker, as the worker runs them) with `concurrency` page slots. Prints the same BENCH_RESULT line as the peers.
+ * and the content blocker, as the worker runs them) with `concurrency` page slots. HTML is
+ * converted on the worker's thread pool, as many threads as a worker starts
+ * (WORKER_HTML_THREADS, else scraper/html/transform-pool.ts's default). Prints the same
+ * BENCH_RESULT line as the peers.
  */
 import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { frontierKey } from '../../activities/site/discover.js';
 import { createScope } from '../../lib/crawl/scope.js';
 import type { CrawlerSettings } from '../../lib/crawl/settings.js';
+import { createTransformPool, defaultTransformThreads } from '../../scraper/html/transform-pool.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
 import { PEER_RESULT_PREFIX, type PeerResult } from '../peer/peer-result.js';
 import { treeCpuSeconds } from '../process-stats.js';
@@ -46,6 +50,12 @@ async function main(): Promise<void> {
   const outputs = resolveOutputs(options.formats);
   const worker = await startWorkerBrowser({ maxConcurrentPages: concurrency });
   const { browser } = worker;
+  const threads = process.env.WORKER_HTML_THREADS ? Number(process.env.WORKER_HTML_THREADS) : defaultTransformThreads();
+  const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
+  // Each thread's start (tsx and the conversion modules) before the clock starts, as the Trawl
+  // side's warm-up crawl does for the worker's threads.
+  const warmUp = { onlyMainContent: true, removeBase64Images: false, want: { markdown: true, html: false, rawHtml: false, links: true, images: false } };
+  await Promise.all(Array.from({ length: threads }, () => htmlThreads?.transform('<p>warm</p>', startUrl, warmUp)));
   const scope = createScope(crawler);
 
   const seen = new Set<string>([frontierKey(startUrl, crawler)]);
@@ -58,7 +68,7 @@ async function main(): Promise<void> {
   const crawlOne = async (url: string, depth: number) => {
     const outcome = await scrapeUrl(
       { url, sourceUrl: url, options, outputs, scrapeId: `ceiling-${pages}`, deadline: Date.now() + options.timeout, signal: AbortSignal.timeout(options.timeout) },
-      { browser, allowPrivateNetwork: true },
+      { browser, allowPrivateNetwork: true, transformHtml: htmlThreads?.transform },
     );
     pages++;
     markdownBytes += Buffer.byteLength(String(outcome.document.markdown ?? ''));
@@ -98,6 +108,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - startedAt) / 1000;
   const result: PeerResult = { pages, seconds, markdownBytes, cpuSeconds: treeCpuSeconds(process.pid) - cpuBefore };
   await worker.close();
+  await htmlThreads?.close();
   console.log(`${PEER_RESULT_PREFIX}${JSON.stringify(result)}`);
 }
 

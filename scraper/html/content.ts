@@ -7,16 +7,29 @@ import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js
 import { decodeBody } from './decode.js';
 import { fencedCodeBlock } from './markdown-code.js';
 import { transformHtml } from './transform.js';
+import type { HtmlTransform } from './transform-pool.js';
 
 export type ContentInput = Pick<FetchedPage, 'url' | 'contentType' | 'body' | 'html' | 'headers'>;
 
 type Kind = 'html' | 'json' | 'text';
 
 export function transformContent(page: ContentInput, options: TransformOptions): TransformedPage {
-  const kind = contentKind(page);
-  const text = page.html ?? (page.body ? decodeBody(page.body, page.headers['content-type']) : '');
-  if (kind === 'html') return transformHtml(text, page.url, options);
+  const { kind, text } = readContent(page);
+  return kind === 'html' ? transformHtml(text, page.url, options) : transformText(kind, text, options);
+}
 
+/** transformContent with the HTML conversion handed to `html` (the worker's thread pool). */
+export async function transformContentWith(page: ContentInput, options: TransformOptions, html: HtmlTransform): Promise<TransformedPage> {
+  const { kind, text } = readContent(page);
+  return kind === 'html' ? html(text, page.url, options) : transformText(kind, text, options);
+}
+
+function readContent(page: ContentInput): { kind: Kind; text: string } {
+  const kind = contentKind(page);
+  return { kind, text: page.html ?? (page.body ? decodeBody(page.body, page.headers['content-type']) : '') };
+}
+
+function transformText(kind: Exclude<Kind, 'html'>, text: string, options: TransformOptions): TransformedPage {
   const { want } = options;
   const result: TransformedPage = { metadata: {} };
   if (want.markdown) result.markdown = kind === 'json' ? fencedCodeBlock(prettyJson(text), 'json') : text;
