@@ -28,6 +28,8 @@ export interface ContentSelection {
 export interface SelectionOptions extends Pick<TransformOptions, 'onlyMainContent' | 'includeTags' | 'excludeTags'> {
   /** `<title>` and og:title, used to bring back the article's `<h1>` when the scorer left it out. */
   titles?: Array<string | undefined>;
+  /** og:site_name: an `<h1>` that says only this is the site's logo, not the article's title. */
+  siteName?: string;
 }
 
 export const FALLBACK_WARNING = 'main content extraction fallback';
@@ -101,7 +103,8 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
     }
   }
   if (best) {
-    return { roots: withTitleHeading(container, best.roots, best.skip, skip, options.titles ?? []), skip: best.skip };
+    const roots = withTitleHeading(container, best.roots, best.skip, skip, options.titles ?? [], options.siteName);
+    return { roots, skip: best.skip };
   }
 
   const blockSkip = new Set(skip);
@@ -159,7 +162,10 @@ function includedRoots(container: ParentNode, matched: Set<Element>, skip: Reado
 /**
  * Scorers drop the article header with the byline, and the title with it. When the content has no
  * `<h1>`, bring back the one nearest before the content (else the first one after its start), if its words are the page
- * title's: that tells the article title from a logo or a section name.
+ * title's: that tells the article title from a logo or a section name. It is the page's own
+ * heading, never one made up from `<title>`: Firecrawl's markdown is the page's content as written.
+ * Titles also carry the site's name ("Story | The Daily Post"), so a logo marked up as an `<h1>`
+ * would pass that test: an `<h1>` that says only the site's name is passed over.
  */
 function withTitleHeading(
   container: ParentNode,
@@ -167,17 +173,19 @@ function withTitleHeading(
   skip: ReadonlySet<AnyNode>,
   baseSkipped: ReadonlySet<AnyNode>,
   titles: Array<string | undefined>,
+  siteName: string | undefined,
 ): Element[] {
   const first = roots[0];
   const titleWords = new Set(titles.flatMap((title) => words(title ?? '')));
   if (!first || titleWords.size === 0 || roots.some((root) => hasVisibleTag(root, 'h1', skip))) return roots;
+  const site = words(siteName ?? '').join(' ');
   let before: Element | undefined;
   let after: Element | undefined;
   let reachedContent = false;
   walkElements(container, (el) => {
     if (after || baseSkipped.has(el)) return false;
     reachedContent ||= el === first;
-    if (el.name !== 'h1') return true;
+    if (el.name !== 'h1' || (site !== '' && words(textContent(el)).join(' ') === site)) return el.name !== 'h1';
     if (reachedContent) after = el;
     else before = el;
     return false;

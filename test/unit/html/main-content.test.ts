@@ -147,3 +147,20 @@ describe('trusting the scorer\'s pick', () => {
     expect(page.markdown).toContain('Contact the newsroom');
   });
 });
+
+describe('the title heading', () => {
+  const paragraphs = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i} of the open thread says something plain, with a comma, and ends as prose does.</p>`).join('');
+
+  it('brings back the article\'s own <h1> from outside the content, and never a site logo marked up as one', () => {
+    const page = (logo: string) => `<html><head><title>September open thread | The Daily Post</title>
+      <meta property="og:site_name" content="The Daily Post"></head><body>
+      <div class="masthead">${logo}</div>
+      <div class="post"><div class="post-header"><h1 class="entry-title">September open thread</h1></div>
+      <div class="entry-content">${paragraphs}</div></div></body></html>`;
+    const withTitle = transformHtml(page('<h1><a href="/">The Daily Post</a></h1>'), 'https://x.example/', options()).markdown ?? '';
+    expect(withTitle).toMatch(/^# September open thread\n/);
+    const logoOnly = page('<h1><a href="/">The Daily Post</a></h1>').replace('<h1 class="entry-title">September open thread</h1>', '');
+    expect(transformHtml(logoOnly, 'https://x.example/', options()).markdown).not.toContain('The Daily Post');
+  });
+});
+
