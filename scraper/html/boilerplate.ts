@@ -52,6 +52,11 @@ const MAX_PROMPT_TEXT = 80;
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
 /**
+ * A gallery's counter ("Image 1 of 5", "Photo 3/10", "Bild 1 von 10"): the slideshow's controls, not
+ * its pictures' captions; human-marked article bodies leave it out.
+ */
+const GALLERY_COUNTER = /^(image|photo|picture|slide|bild|foto|imagen)s?\s+\d+\s*(of|von|de|sur|\/)\s*\d+$/iu;
+/**
  * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
  * the Document's metadata carries; human-marked article bodies leave it out.
  */
@@ -132,7 +137,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
-    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
+    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY, GALLERY_COUNTER].some((re) => re.test(label))) return true;
   }
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
 }

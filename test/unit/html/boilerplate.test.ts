@@ -142,6 +142,20 @@ describe('credits', () => {
   });
 });
 
+describe('galleries', () => {
+  it("drops a gallery's counter, however its parts are split, and keeps a sentence that counts images", () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<div class="gallery"><img src="/a.jpg"><div class="nav-stats"><span>Image </span>
+        <span>1</span> <span> of </span> <span>23</span></div></div><p>Bild 2 von 10</p>
+        <p>Photo 3 of 12 shows the deck before the works, as the council's archive keeps it.</p>${paragraphs(2)}`),
+    );
+    expect(markdown).not.toMatch(/Image\s+1/);
+    expect(markdown).not.toContain('Bild 2 von 10');
+    expect(markdown).toContain('Photo 3 of 12 shows the deck');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+});
+
 describe("the article's tail", () => {
   const CLOSING = 'The mayor thanked the crews who worked through two winters to finish the job, and promised a plaque on the south pier.';
 
