@@ -4,6 +4,7 @@
  * captions and photo credits, bylines, and short link lines announcing other articles. Most are
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
+import { isDateLine, MAX_DATE_LINE } from './date-line.js';
 import { classAndId, hasClassOrId, type Element } from './dom.js';
 
 /**
@@ -56,12 +57,6 @@ const META_LABEL =
  * its pictures' captions; human-marked article bodies leave it out.
  */
 const GALLERY_COUNTER = /^(image|photo|picture|slide|bild|foto|imagen)s?\s+\d+\s*(of|von|de|sur|\/)\s*\d+$/iu;
-/**
- * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
- * the Document's metadata carries; human-marked article bodies leave it out.
- */
-const DATE_ONLY =
-  /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
 /**
  * Not in Readability, whose class weights let one positive word cancel a negative one
  * ("content-related-stories", "entry-tags"): whole class/id words that name a block around the
@@ -137,7 +132,8 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
-    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY, GALLERY_COUNTER].some((re) => re.test(label))) return true;
+    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER].some((re) => re.test(label))) return true;
   }
+  if (figures.text <= MAX_DATE_LINE && isDateLine(words)) return true;
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
 }

@@ -142,6 +142,17 @@ describe('credits', () => {
   });
 });
 
+describe('datelines', () => {
+  it('drops a dateline with its lead-in inside the article, and keeps a live blog\'s hours', () => {
+    const markdown = markdownOf(
+      page(`<div class="dates">Updated 5:27 am CST, Wednesday, November 20, 2019</div>${paragraphs(0, 3)}<p>4:14 p.m.</p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('Updated 5:27');
+    expect(markdown).toContain('4:14 p.m.');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+});
+
 describe('galleries', () => {
   it("drops a gallery's counter, however its parts are split, and keeps a sentence that counts images", () => {
     const markdown = markdownOf(
