@@ -12,7 +12,7 @@ import { classAndId, hasClassOrId, type Element } from './dom.js';
  * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
  */
 export const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
-const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
+const AD_WORDS = /^(ad(vert|vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
 /** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
 const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
 /**
@@ -52,6 +52,12 @@ const MAX_PROMPT_TEXT = 80;
 /** Comment-section prompts and states, and a lone credit label. */
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
+/**
+ * A reading-time estimate ("5 min read", "Estimated reading time: 6 minutes", "Tempo de leitura:
+ * 2 minutos"): the page's furniture, which human-marked article bodies leave out.
+ */
+const READING_TIME =
+  /^((estimated )?(reading time|read time|lesezeit|tempo de leitura|tiempo de lectura|temps de lecture) ?:? ?(about |ca\. |< ?)?\d+ ?(min(ute)?s?|minutos?|minuten)\.?|\d+ ?min(ute)?s?\.? (read|lesezeit|de leitura|de lectura|de lecture))$/iu;
 /**
  * A gallery's counter ("Image 1 of 5", "Photo 3/10", "Bild 1 von 10"): the slideshow's controls, not
  * its pictures' captions; human-marked article bodies leave it out.
@@ -132,7 +138,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
-    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER].some((re) => re.test(label))) return true;
+    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;
   }
   if (figures.text <= MAX_DATE_LINE && isDateLine(words)) return true;
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);

@@ -11,7 +11,7 @@ export const MAX_DATE_LINE = 100;
 
 /** The lead-in that makes a line a dateline rather than a date in the article (an event's, a live blog's hour). */
 const LABEL = /^(published|updated|posted|modified|original(ly)?|veröffentlicht|aktualisiert|publié|publicado|actualizado|atualizado)$/u;
-const FILLER = /^(last|zuletzt|mis|à|jour|on|at|am|um|le|el|em|às|de|del|do|of|the|uhr|h)$/u;
+const FILLER = /^(first|last|zuletzt|mis|à|jour|on|at|am|um|le|el|em|às|de|del|do|of|the|uhr|h)$/u;
 const MONTH =
   /^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro)\.?$/u;
 const WEEKDAY =

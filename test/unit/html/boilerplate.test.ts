@@ -153,6 +153,20 @@ describe('datelines', () => {
   });
 });
 
+describe('page furniture', () => {
+  it('drops an "Advert" label and a reading-time estimate, and keeps a sentence about minutes', () => {
+    const markdown = markdownOf(
+      page(`<div class="meta">Estimated reading time: 6 minutes</div><p>5 min read</p>${paragraphs(0, 3)}<div>Advert</div>
+        <p>The crossing now takes 5 minutes.</p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('reading time');
+    expect(markdown).not.toContain('min read');
+    expect(markdown).not.toContain('Advert');
+    expect(markdown).toContain('The crossing now takes 5 minutes.');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+});
+
 describe('galleries', () => {
   it("drops a gallery's counter, however its parts are split, and keeps a sentence that counts images", () => {
     const markdown = markdownOf(

@@ -9,6 +9,7 @@ describe('date lines', () => {
       'PUBLISHED: 10:48, Tue, Nov 19, 2019 | UPDATED: 11:05, Tue, Nov 19, 2019',
       'Published November 20th, 2019 - 07:50 GMT',
       'Updated at 1:23 p.m.',
+      'First Published: Tuesday, November 19, 2019 08:38 AM',
       'Veröffentlicht am 3. März 2020',
       '12.10.2015, 19:16 Uhr',
       '05/10/2018',
