@@ -36,6 +36,13 @@ const CREDIT_LINE =
 const RELATED_LABEL =
   /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
+/**
+ * Not in Readability: the wire services' and newspapers' staff credit ("Reporting by …; Editing by
+ * …", "(Additional reporting by …)", "Associated Press writers … contributed to this report."),
+ * which human-marked article bodies leave out. Like a caption, only up to `MAX_CAPTION_TEXT`.
+ */
+const STAFF_CREDIT =
+  /^\(?((additional|further) )?(reporting|writing|editing|compiled|research) (and (writing|editing) )?by\b|\bcontributed (reporting|to this (report|story|article))\b[^.!?]*[.!)]*$/iu;
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const MAX_BYLINE_TEXT = 100;
@@ -133,7 +140,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
-  if (CREDIT_LINE.test(words)) return true;
+  if (CREDIT_LINE.test(words) || STAFF_CREDIT.test(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {

@@ -128,6 +128,18 @@ describe('credits', () => {
     for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 
+  it("drops the staff's credit, and keeps a sentence about who reported what", () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<p>The inspectors' reporting by email reached the council on Friday.</p>${paragraphs(3)}
+        <p>(Reporting by Jane Doe; Additional reporting by John Roe; Editing by Tom Brown)</p>
+        <p>Associated Press writer Ann Poe contributed to this report.</p>`),
+    );
+    expect(markdown).not.toContain('Jane Doe');
+    expect(markdown).not.toContain('Ann Poe');
+    expect(markdown).toContain("The inspectors' reporting by email");
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
   it('drops a figure caption of any length', () => {
     const caption = 'Figure 4: The south pier during the last week of works. '.repeat(7);
     const markdown = markdownOf(page(`${paragraphs(0, 3)}<figure><img src="/pier.jpg"><figcaption>${caption}</figcaption></figure>${paragraphs(3)}`));
