@@ -41,8 +41,8 @@ const MAX_RELATED_TEXT = 250;
  * …", "(Additional reporting by …)", "Associated Press writers … contributed to this report."),
  * which human-marked article bodies leave out. Like a caption, only up to `MAX_CAPTION_TEXT`.
  */
-const STAFF_CREDIT =
-  /^\(?((additional|further) )?(reporting|writing|editing|compiled|research) (and (writing|editing) )?by\b|\bcontributed (reporting|to this (report|story|article))\b[^.!?]*[.!)]*$/iu;
+const STAFF_CREDIT = /^\(?((additional|further) )?(reporting|writing|editing|compiled|research) (and (writing|editing) )?by\b/iu;
+const CONTRIBUTED = /\bcontributed (reporting|to this (report|story|article))\b[^.!?]*[.!)]*$/iu;
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const MAX_BYLINE_TEXT = 100;
@@ -124,6 +124,11 @@ export function isArticleTail(el: Element, figures: ElementFigures, text: () => 
   return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text());
 }
 
+/** The search for "contributed" runs only on lines that hold it: this test runs on most of the content's blocks. */
+function isStaffCredit(line: string): boolean {
+  return STAFF_CREDIT.test(line) || (line.includes('ontribut') && CONTRIBUTED.test(line));
+}
+
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */
 export function isAdOrLoadingLabel(text: string): boolean {
   const label = text.replace(LABEL_PUNCTUATION, '');
@@ -140,7 +145,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
-  if (CREDIT_LINE.test(words) || STAFF_CREDIT.test(words.trim())) return true;
+  if (CREDIT_LINE.test(words) || isStaffCredit(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {

@@ -35,6 +35,8 @@ const PUNCTUATION = /^[-/]?$|:$/u;
 
 /** Callers ask only about lines up to `MAX_DATE_LINE` characters. */
 export function isDateLine(text: string): boolean {
+  // Most short lines have no digit: they are answered without splitting them into words.
+  if (!/\d/.test(text)) return false;
   let labelled = false;
   let dated = false;
   let month = false;
