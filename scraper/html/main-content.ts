@@ -185,7 +185,8 @@ function withTitleHeading(
   walkElements(container, (el) => {
     if (after || baseSkipped.has(el)) return false;
     reachedContent ||= el === first;
-    if (el.name !== 'h1' || (site !== '' && words(textContent(el)).join(' ') === site)) return el.name !== 'h1';
+    if (el.name !== 'h1') return true;
+    if (site !== '' && words(textContent(el)).join(' ') === site) return false;
     if (reachedContent) after = el;
     else before = el;
     return false;
