@@ -20,7 +20,10 @@ const MAIN_CONTENT: TransformOptions = {
 };
 
 const trawlMarkdown = (page: Pick<FidelityPage, 'html' | 'url'>) => transformHtml(page.html, page.url, MAIN_CONTENT).markdown ?? '';
-/** The article body alone: our markdown opens with the title heading, which the benchmarks' bodies leave out. */
+/**
+ * The article body alone: our markdown opens with the article's own `<h1>` (kept, or brought back
+ * from the article header the scorer left out), which the benchmarks' bodies leave out.
+ */
 const withoutTitle = (markdown: string) => markdown.replace(/^# .*\n+/, '');
 
 function readabilityText(page: Pick<FidelityPage, 'html'>): string {
@@ -85,7 +88,7 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   row('snippets: Readability.js article kept', peer.kept, '');
   row('snippets: Readability.js boilerplate dropped', peer.dropped, '');
   notes.push(`snippets: ${snippets.length} pages: ours kept ${ours.kept.toFixed(3)} of the article snippets and dropped ${ours.dropped.toFixed(3)} of the boilerplate ones; Readability.js ${peer.kept.toFixed(3)} and ${peer.dropped.toFixed(3)}. ${snippets.length} pages of trafilatura's evaluation set (a development set), scored by the share of article snippets kept and of boilerplate snippets (bylines, dates, share bars, imprints, related links) left out.`);
-  notes.push('"ours" is the markdown as returned, which opens with the page title as a heading; the benchmarks\' article bodies leave the title out, so the body row scores our markdown without its leading `# ` line.');
+  notes.push('"ours" is the markdown as returned, which opens with the article\'s own `<h1>` when the page has one (the page\'s heading, never one made from `<title>`: Firecrawl\'s markdown is the page\'s content); the benchmarks\' article bodies leave the title out, so the body row scores our markdown without its leading `# ` line.');
   notes.push('The development set\'s expected text is Readability.js\'s own output, so its Readability.js score is near 1 by construction; only the held-out set compares the two fairly.');
   return { rows, notes };
 }

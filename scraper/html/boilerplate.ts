@@ -4,6 +4,7 @@
  * captions and photo credits, bylines, and short link lines announcing other articles. Most are
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
+import { isDateLine, MAX_DATE_LINE } from './date-line.js';
 import { classAndId, hasClassOrId, type Element } from './dom.js';
 
 /**
@@ -11,7 +12,7 @@ import { classAndId, hasClassOrId, type Element } from './dom.js';
  * ad slot (`ad`, `ads`, `ad-inline`, `top_ad`, `adsbygoogle`...), never words that merely contain "ad".
  */
 export const AD_TOKEN = /(?:^|\s)(?:ads?|advert|advertisement|adsbygoogle|sponsored|ads?[-_][\w-]*|[\w-]*[-_]ads?)(?:\s|$)/i;
-const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
+const AD_WORDS = /^(ad(vert|vertising|vertisement)?|pub(licité)?|werb(ung)?|anzeige|广告|Реклама|Anuncio)$/iu;
 /** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
 const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
 /**
@@ -35,6 +36,13 @@ const CREDIT_LINE =
 const RELATED_LABEL =
   /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
+/**
+ * Not in Readability: the wire services' and newspapers' staff credit ("Reporting by …; Editing by
+ * …", "(Additional reporting by …)", "Associated Press writers … contributed to this report."),
+ * which human-marked article bodies leave out. Like a caption, only up to `MAX_CAPTION_TEXT`.
+ */
+const STAFF_CREDIT = /^\(?((additional|further) )?(reporting|writing|editing|compiled|research) (and (writing|editing) )?by\b/iu;
+const CONTRIBUTED = /\bcontributed (reporting|to this (report|story|article))\b[^.!?]*[.!)]*$/iu;
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const MAX_BYLINE_TEXT = 100;
@@ -52,11 +60,16 @@ const MAX_PROMPT_TEXT = 80;
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
 /**
- * A line that is only a date (with an optional "Published"/"Updated" lead-in): page metadata, which
- * the Document's metadata carries; human-marked article bodies leave it out.
+ * A reading-time estimate ("5 min read", "Estimated reading time: 6 minutes", "Tempo de leitura:
+ * 2 minutos"): the page's furniture, which human-marked article bodies leave out.
  */
-const DATE_ONLY =
-  /^((published|updated|posted|veröffentlicht|aktualisiert|publié|publicado)( (on|am|le|el))?[\s:]*)?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
+const READING_TIME =
+  /^((estimated )?(reading time|read time|lesezeit|tempo de leitura|tiempo de lectura|temps de lecture) ?:? ?(about |ca\. |< ?)?\d+ ?(min(ute)?s?|minutos?|minuten)\.?|\d+ ?min(ute)?s?\.? (read|lesezeit|de leitura|de lectura|de lecture))$/iu;
+/**
+ * A gallery's counter ("Image 1 of 5", "Photo 3/10", "Bild 1 von 10"): the slideshow's controls, not
+ * its pictures' captions; human-marked article bodies leave it out.
+ */
+const GALLERY_COUNTER = /^(image|photo|picture|slide|bild|foto|imagen)s?\s+\d+\s*(of|von|de|sur|\/)\s*\d+$/iu;
 /**
  * Not in Readability, whose class weights let one positive word cancel a negative one
  * ("content-related-stories", "entry-tags"): whole class/id words that name a block around the
@@ -111,6 +124,11 @@ export function isArticleTail(el: Element, figures: ElementFigures, text: () => 
   return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text());
 }
 
+/** The search for "contributed" runs only on lines that hold it: this test runs on most of the content's blocks. */
+function isStaffCredit(line: string): boolean {
+  return STAFF_CREDIT.test(line) || (line.includes('ontribut') && CONTRIBUTED.test(line));
+}
+
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */
 export function isAdOrLoadingLabel(text: string): boolean {
   const label = text.replace(LABEL_PUNCTUATION, '');
@@ -127,12 +145,13 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
-  if (CREDIT_LINE.test(words)) return true;
+  if (CREDIT_LINE.test(words) || isStaffCredit(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
-    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, DATE_ONLY].some((re) => re.test(label))) return true;
+    if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;
   }
+  if (figures.text <= MAX_DATE_LINE && isDateLine(words)) return true;
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
 }

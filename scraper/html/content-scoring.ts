@@ -20,7 +20,6 @@ import {
   isTag,
   isText,
   textContent,
-  visibleTextLength,
   type AnyNode,
   type Element,
   type ParentNode,
@@ -42,7 +41,11 @@ export interface ScoredContent {
   skip: Set<AnyNode>;
   /** Visible characters (`visibleTextLength`) of the content: `roots` less `skip`. */
   length: number;
-  /** Visible characters of the whole page: the root less the `skip` passed in. */
+  /** Visible characters of the chosen roots before the cleaning pass left parts of them out. */
+  chosenLength: number;
+  /** Share of the chosen roots' text that is link text. */
+  linkDensity: number;
+  /** Visible characters of the page the scorer chose from: the root less the `skip` passed in and what it dropped. */
   pageLength: number;
 }
 
@@ -126,13 +129,19 @@ class Scorer {
       keptChildren: (el) => this.keptChildren(el),
     });
     // Cleaned elements are disjoint subtrees of the roots (a cleaned root cancels itself out).
-    let length = 0;
-    for (const root of roots) length += this.visible(root);
+    let chosenLength = 0;
+    let text = 0;
+    let links = 0;
+    for (const root of roots) {
+      const stats = this.stats.get(root);
+      chosenLength += stats?.visible ?? 0;
+      text += stats?.text ?? 0;
+      links += stats?.links ?? 0;
+    }
+    let length = chosenLength;
     for (const el of cleaned) length -= this.visible(el);
-    // Dropped elements are disjoint subtrees the statistics never entered.
-    let pageLength = page.visible;
-    for (const node of this.dropped) pageLength += visibleTextLength([node], this.skip);
-    return { roots, skip, length, pageLength };
+    const linkDensity = text === 0 ? 0 : links / text;
+    return { roots, skip, length, chosenLength, linkDensity, pageLength: page.visible };
   }
 
   private visible(el: Element): number {

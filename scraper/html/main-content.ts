@@ -28,6 +28,8 @@ export interface ContentSelection {
 export interface SelectionOptions extends Pick<TransformOptions, 'onlyMainContent' | 'includeTags' | 'excludeTags'> {
   /** `<title>` and og:title, used to bring back the article's `<h1>` when the scorer left it out. */
   titles?: Array<string | undefined>;
+  /** og:site_name: an `<h1>` that says only this is the site's logo, not the article's title. */
+  siteName?: string;
 }
 
 export const FALLBACK_WARNING = 'main content extraction fallback';
@@ -56,11 +58,23 @@ const ATTEMPTS: ScoringFlags[] = [
 ];
 /** Readability's `charThreshold`: below this many characters an attempt counts as failed. */
 const ENOUGH_TEXT = 500;
-/** Below this share of the page's visible text, the scorer probably picked a fragment. */
+/**
+ * Below this share of the text the scorer chose from, it probably picked a fragment. Text it
+ * dropped as unlikely (comments, sidebars, menus, footers) is not counted: a short article under
+ * a long comment thread or a mega-menu is still the article.
+ */
 const MIN_SHARE = 0.1;
 /** On small pages, a short pick must cover at least this share to be trusted. */
 const SMALL_PICK = 250;
 const SMALL_PICK_SHARE = 0.5;
+/**
+ * When the cleaning pass leaves less than this share of the chosen block, the scorer chose a
+ * region of boilerplate (or one the cleaning cannot sort out): what is left is a caption or a
+ * heading, not the article, and the blocklist's page is the safer answer.
+ */
+const MIN_KEPT_AFTER_CLEANING = 0.2;
+/** A pick whose text is mostly link text is a link list (a menu, a list of stories), not an article. */
+const MAX_PICK_LINK_DENSITY = 0.5;
 
 export function selectContent(doc: Document, options: SelectionOptions): ContentSelection {
   const container: ParentNode = findElement(doc, 'body') ?? findElement(doc, 'html') ?? doc;
@@ -76,21 +90,21 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   if (!options.onlyMainContent) return { roots: whole, skip };
 
   // The scorer counts visible text as it walks the page, so nothing here scans the text again.
+  // Each attempt is judged on its own: a later, laxer attempt that is longer but untrusted (it
+  // took in a comment thread the cleaning then gutted) must not hide an earlier trusted one.
   let best: ScoredContent | undefined;
-  for (const flags of ATTEMPTS) {
-    const scored = scoreMainContent(container, skip, flags);
-    if (!scored) continue;
-    if (!best || scored.length > best.length) best = scored;
-    if (scored.length >= ENOUGH_TEXT) break;
+  // A sibling combinator in excludeTags can match the container itself: then nothing is visible to choose from.
+  if (!skip.has(container)) {
+    for (const flags of ATTEMPTS) {
+      const scored = scoreMainContent(container, skip, flags);
+      if (!scored || !isTrusted(scored)) continue;
+      if (!best || scored.length > best.length) best = scored;
+      if (scored.length >= ENOUGH_TEXT) break;
+    }
   }
-  // A sibling combinator in excludeTags can match the container itself: then nothing is visible.
-  const visible = best === undefined || skip.has(container) ? 0 : best.pageLength;
-  const trusted =
-    best !== undefined &&
-    best.length >= visible * MIN_SHARE &&
-    !(best.length < SMALL_PICK && best.length < visible * SMALL_PICK_SHARE);
-  if (best && trusted) {
-    return { roots: withTitleHeading(container, best.roots, best.skip, skip, options.titles ?? []), skip: best.skip };
+  if (best) {
+    const roots = withTitleHeading(container, best.roots, best.skip, skip, options.titles ?? [], options.siteName);
+    return { roots, skip: best.skip };
   }
 
   const blockSkip = new Set(skip);
@@ -99,6 +113,13 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   }
   if (visibleTextLength(whole, blockSkip) > 0) return { roots: whole, skip: blockSkip, warning: FALLBACK_WARNING };
   return { roots: whole, skip, warning: FALLBACK_WARNING };
+}
+
+function isTrusted(scored: ScoredContent): boolean {
+  const { length, pageLength } = scored;
+  if (length === 0 || length < pageLength * MIN_SHARE) return false;
+  if (length < SMALL_PICK && length < pageLength * SMALL_PICK_SHARE) return false;
+  return length >= scored.chosenLength * MIN_KEPT_AFTER_CLEANING && scored.linkDensity <= MAX_PICK_LINK_DENSITY;
 }
 
 function baseSkip(container: ParentNode): Set<AnyNode> {
@@ -141,7 +162,10 @@ function includedRoots(container: ParentNode, matched: Set<Element>, skip: Reado
 /**
  * Scorers drop the article header with the byline, and the title with it. When the content has no
  * `<h1>`, bring back the one nearest before the content (else the first one after its start), if its words are the page
- * title's: that tells the article title from a logo or a section name.
+ * title's: that tells the article title from a logo or a section name. It is the page's own
+ * heading, never one made up from `<title>`: Firecrawl's markdown is the page's content as written.
+ * Titles also carry the site's name ("Story | The Daily Post"), so a logo marked up as an `<h1>`
+ * would pass that test: an `<h1>` that says only the site's name is passed over.
  */
 function withTitleHeading(
   container: ParentNode,
@@ -149,10 +173,12 @@ function withTitleHeading(
   skip: ReadonlySet<AnyNode>,
   baseSkipped: ReadonlySet<AnyNode>,
   titles: Array<string | undefined>,
+  siteName: string | undefined,
 ): Element[] {
   const first = roots[0];
   const titleWords = new Set(titles.flatMap((title) => words(title ?? '')));
   if (!first || titleWords.size === 0 || roots.some((root) => hasVisibleTag(root, 'h1', skip))) return roots;
+  const site = words(siteName ?? '').join(' ');
   let before: Element | undefined;
   let after: Element | undefined;
   let reachedContent = false;
@@ -160,6 +186,7 @@ function withTitleHeading(
     if (after || baseSkipped.has(el)) return false;
     reachedContent ||= el === first;
     if (el.name !== 'h1') return true;
+    if (site !== '' && words(textContent(el)).join(' ') === site) return false;
     if (reachedContent) after = el;
     else before = el;
     return false;

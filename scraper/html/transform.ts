@@ -23,7 +23,8 @@ export function transformHtml(html: string, pageUrl: string, options: TransformO
   if (!want.markdown && !want.html) return page;
 
   const titles = [metadata.title, metadata.ogTitle].map((t) => (typeof t === 'string' ? t : undefined));
-  let selection = selectContent(doc, { ...options, titles });
+  const siteName = typeof metadata.ogSiteName === 'string' ? metadata.ogSiteName : undefined;
+  let selection = selectContent(doc, { ...options, titles, siteName });
   let markdown = want.markdown
     ? toMarkdown(selection.roots, selection.skip, { resolve, removeBase64Images: options.removeBase64Images })
     : undefined;

@@ -128,6 +128,18 @@ describe('credits', () => {
     for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 
+  it("drops the staff's credit, and keeps a sentence about who reported what", () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 3)}<p>The inspectors' reporting by email reached the council on Friday.</p>${paragraphs(3)}
+        <p>(Reporting by Jane Doe; Additional reporting by John Roe; Editing by Tom Brown)</p>
+        <p>Associated Press writer Ann Poe contributed to this report.</p>`),
+    );
+    expect(markdown).not.toContain('Jane Doe');
+    expect(markdown).not.toContain('Ann Poe');
+    expect(markdown).toContain("The inspectors' reporting by email");
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+
   it('drops a figure caption of any length', () => {
     const caption = 'Figure 4: The south pier during the last week of works. '.repeat(7);
     const markdown = markdownOf(page(`${paragraphs(0, 3)}<figure><img src="/pier.jpg"><figcaption>${caption}</figcaption></figure>${paragraphs(3)}`));
@@ -139,6 +151,45 @@ describe('credits', () => {
   it('keeps a sign that only looks like a credit inside a sentence', () => {
     const markdown = markdownOf(page(`${paragraphs(0, 2)}<p>The contractor, <strong>Brückenbau©</strong>, said it would bid for the next job.</p>${paragraphs(2)}`));
     expect(markdown).toContain('**Brückenbau©**, said it would bid');
+  });
+});
+
+describe('datelines', () => {
+  it('drops a dateline with its lead-in inside the article, and keeps a live blog\'s hours', () => {
+    const markdown = markdownOf(
+      page(`<div class="dates">Updated 5:27 am CST, Wednesday, November 20, 2019</div>${paragraphs(0, 3)}<p>4:14 p.m.</p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('Updated 5:27');
+    expect(markdown).toContain('4:14 p.m.');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+});
+
+describe('page furniture', () => {
+  it('drops an "Advert" label and a reading-time estimate, and keeps a sentence about minutes', () => {
+    const markdown = markdownOf(
+      page(`<div class="meta">Estimated reading time: 6 minutes</div><p>5 min read</p>${paragraphs(0, 3)}<div>Advert</div>
+        <p>The crossing now takes 5 minutes.</p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('reading time');
+    expect(markdown).not.toContain('min read');
+    expect(markdown).not.toContain('Advert');
+    expect(markdown).toContain('The crossing now takes 5 minutes.');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
+  });
+});
+
+describe('galleries', () => {
+  it("drops a gallery's counter, however its parts are split, and keeps a sentence that counts images", () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<div class="gallery"><img src="/a.jpg"><div class="nav-stats"><span>Image </span>
+        <span>1</span> <span> of </span> <span>23</span></div></div><p>Bild 2 von 10</p>
+        <p>Photo 3 of 12 shows the deck before the works, as the council's archive keeps it.</p>${paragraphs(2)}`),
+    );
+    expect(markdown).not.toMatch(/Image\s+1/);
+    expect(markdown).not.toContain('Bild 2 von 10');
+    expect(markdown).toContain('Photo 3 of 12 shows the deck');
+    for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 });
 

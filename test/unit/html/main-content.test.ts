@@ -108,3 +108,59 @@ describe('main content extraction', () => {
     );
   });
 });
+
+describe('trusting the scorer\'s pick', () => {
+  const sentence = (i: number) => `Paragraph ${i} of the story says something plain, with a comma or two, and ends as prose does.`;
+  const comment = (i: number) =>
+    `<li class="comment"><p>Reader ${i} wrote a long reply about the story, agreeing with some of it, disagreeing with the rest, and adding an anecdote of their own that runs on for a while.</p></li>`;
+
+  it('keeps a short article under a long comment thread, without falling back', () => {
+    const html = `<body><article class="post"><h1>Open thread</h1><div class="entry-content">
+      <p>${sentence(1)}</p><p>${sentence(2)}</p><p>${sentence(3)}</p></div></article>
+      <div id="comments" class="comments-area"><ol class="comment-list">${Array.from({ length: 30 }, (_, i) => comment(i)).join('')}</ol></div></body>`;
+    const page = transformHtml(html, 'https://x.example/', options());
+    expect(page.warning).toBeUndefined();
+    expect(page.markdown).toContain(sentence(3));
+    expect(page.markdown).not.toContain('Reader 1 wrote');
+  });
+
+  it('does not take a pick the cleaning gutted: the article went with the boilerplate', () => {
+    // The article body shares a wrapper with a bar of share icons, and Readability's image rule (fewer
+    // than one paragraph per two images) takes the wrapper: only the photo caption would be left.
+    const plain = (i: number) => `Paragraph ${i} of the story says something plain and ends as prose does.`;
+    const icons = Array.from({ length: 81 }, (_, i) => `<img src="/icon-${i}.png">`).join('');
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `<p>${plain(i)}</p>`).join('');
+    const caption = 'Astronauts on a space walk during the construction of the station, in a file photo from the archive. '.repeat(6);
+    const html = `<body><div class="story article"><h1>Hibernating astronauts</h1>
+      <div class="image"><img src="/space.jpg"><p>${caption}</p></div>
+      <div class="wrap"><span>${icons}</span>${paragraphs}</div>
+      </div></body>`;
+    const markdown = transformHtml(html, 'https://x.example/', options()).markdown ?? '';
+    expect(markdown).toContain(plain(5));
+  });
+
+  it('falls back when the pick is a list of links, not an article', () => {
+    const links = Array.from({ length: 8 }, (_, i) => `<p><a href="/story-${i}">Headline of another story number ${i}, linked from this page</a></p>`).join('');
+    const html = `<body><div class="stories">${links}</div><div>Contact the newsroom</div></body>`;
+    const page = transformHtml(html, 'https://x.example/', options());
+    expect(page.warning).toBe(FALLBACK_WARNING);
+    expect(page.markdown).toContain('Contact the newsroom');
+  });
+});
+
+describe('the title heading', () => {
+  const paragraphs = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i} of the open thread says something plain, with a comma, and ends as prose does.</p>`).join('');
+
+  it('brings back the article\'s own <h1> from outside the content, and never a site logo marked up as one', () => {
+    const page = (logo: string) => `<html><head><title>September open thread | The Daily Post</title>
+      <meta property="og:site_name" content="The Daily Post"></head><body>
+      <div class="masthead">${logo}</div>
+      <div class="post"><div class="post-header"><h1 class="entry-title">September open thread</h1></div>
+      <div class="entry-content">${paragraphs}</div></div></body></html>`;
+    const withTitle = transformHtml(page('<h1><a href="/">The Daily Post</a></h1>'), 'https://x.example/', options()).markdown ?? '';
+    expect(withTitle).toMatch(/^# September open thread\n/);
+    const logoOnly = page('<h1><a href="/">The Daily Post</a></h1>').replace('<h1 class="entry-title">September open thread</h1>', '');
+    expect(transformHtml(logoOnly, 'https://x.example/', options()).markdown).not.toContain('The Daily Post');
+  });
+});
+
