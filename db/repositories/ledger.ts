@@ -3,7 +3,7 @@
  * total kept beside it. Charges are written inside the transaction that stores what they pay for,
  * so a page is charged exactly when its document is stored: never twice, never without it.
  */
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 
 /** The billing period containing the transaction's time: the calendar month, in UTC. */
@@ -40,34 +40,17 @@ export function pageChargeKey(jobId: string, urlKey: string): string {
  * Appends the charge unless its key is already in the ledger, and adds it to the period total
  * unless that would pass the plan (then throws CreditLimitReached, rolling back the caller's
  * transaction). The total's row lock orders concurrent charges of one team, so the check holds
- * across workers. Returns false when the charge was already recorded. One statement, so the
- * usage row stays locked only from here to the caller's commit.
+ * across workers. Returns false when the charge was already recorded. Every page of a team
+ * charges that one row, which stays locked from here to the caller's commit: callers make it
+ * their transaction's last statement.
  */
 export async function recordCharge(trx: Transaction<Database>, charge: LedgerCharge): Promise<boolean> {
   if (charge.credits <= 0) return false;
-  const { rows } = await sql<ChargeOutcome>`with ${chargeCtes(charge)} select ${CHARGE_OUTCOME}`.execute(trx);
-  return checkCharge(charge, rows[0]!);
-}
-
-/** What a statement holding chargeCtes selects (CHARGE_OUTCOME), for checkCharge. */
-export interface ChargeOutcome {
-  appended: boolean;
-  counted: boolean;
-}
-
-export const CHARGE_OUTCOME = sql`exists (select 1 from appended) as appended, exists (select 1 from total) as counted`;
-
-/**
- * The charge as two CTEs, `appended` and `total`, for a statement that also stores what the
- * charge pays for; `when` is true when it is to be charged at all (a page's first store).
- */
-export function chargeCtes(charge: LedgerCharge, when: RawBuilder<unknown> = sql`true`): RawBuilder<unknown> {
-  return sql`
-    appended as (
+  const { rows } = await sql<{ appended: boolean; counted: boolean }>`
+    with appended as (
       insert into credit_ledger (team_id, api_key_id, job_id, document_id, charge_key, reason, credits)
       select ${charge.teamId}::uuid, (select api_key_id from jobs where id = ${charge.jobId}::uuid),
         ${charge.jobId}::uuid, ${charge.documentId}::uuid, ${charge.chargeKey}, ${charge.reason}, ${charge.credits}::integer
-      where ${when}
       on conflict (charge_key) do nothing
       returning credits
     ), total as (
@@ -78,12 +61,10 @@ export function chargeCtes(charge: LedgerCharge, when: RawBuilder<unknown> = sql
         set used = credit_usage.used + excluded.used
         where credit_usage.used + excluded.used <= ${charge.periodCredits}::bigint
       returning used
-    )`;
-}
-
-/** True when the charge was appended; throws CreditLimitReached when the plan refused it. */
-export function checkCharge(charge: LedgerCharge, outcome: ChargeOutcome): boolean {
-  if (!outcome.appended) return false;
-  if (!outcome.counted) throw new CreditLimitReached(charge);
+    )
+    select exists (select 1 from appended) as appended, exists (select 1 from total) as counted`.execute(trx);
+  const { appended, counted } = rows[0]!;
+  if (!appended) return false;
+  if (!counted) throw new CreditLimitReached(charge);
   return true;
 }

@@ -8,6 +8,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../connect.js';
+import { relaxedCommit } from '../relaxed-commit.js';
 
 export const PAGE_CACHE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const PAGE_CACHE_TEAM_BYTES = 256 * 1024 * 1024;
@@ -52,12 +53,14 @@ export interface CacheCopy {
  */
 export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
   const store = cacheStore(entry);
-  const { rows } = await sql<{ over: boolean }>`with ${store.ctes} select ${store.over} as over`.execute(db);
+  // On its own a copy's commit need not wait for the disk: one lost in a database crash is a miss.
+  const relaxed = db.isTransaction ? sql`` : sql`, ${relaxedCommit(db)}`;
+  const { rows } = await sql<{ over: boolean }>`with ${store.ctes} select ${store.over} as over ${relaxed}`.execute(db);
   await evictIfOver(db, store, rows[0]!.over);
 }
 
-/** A store as parts of a larger statement (a crawl page's settle), then evictIfOver with what `over` selected. */
-export interface CacheStore {
+/** A store as parts of a statement, then evictIfOver with what `over` selected. */
+interface CacheStore {
   entry: CacheCopy;
   sizeBytes: number;
   /** The CTEs `stored` and `expired`. */
@@ -66,7 +69,7 @@ export interface CacheStore {
   over: RawBuilder<boolean>;
 }
 
-export function cacheStore(entry: CacheCopy): CacheStore {
+function cacheStore(entry: CacheCopy): CacheStore {
   const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
   const ctes = sql`
     stored as (
@@ -89,7 +92,7 @@ export function cacheStore(entry: CacheCopy): CacheStore {
   return { entry, sizeBytes, ctes, over };
 }
 
-export async function evictIfOver(db: Db, store: CacheStore, over: boolean): Promise<void> {
+async function evictIfOver(db: Db, store: CacheStore, over: boolean): Promise<void> {
   if (over) await evictPastCap(db, store.entry.teamId, store.entry.key, store.sizeBytes);
 }
 

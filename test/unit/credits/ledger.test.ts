@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen } from '../../../db/listen.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
-import { settlePage } from '../../../db/repositories/crawl-pages.js';
+import { lockEnqueues, settlePage } from '../../../db/repositories/crawl-pages.js';
 import { acquireSlot, countActiveSlots, type SlotLease } from '../../../db/repositories/concurrency-slots.js';
 import { SCRAPE_STORED_CHANNEL, storeScrapeResult } from '../../../db/repositories/documents.js';
 import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../../db/repositories/ledger.js';
@@ -198,23 +198,14 @@ describe('a crawl page (settlePage)', () => {
     expect(frontier).toEqual([{ status: 'completed', document_id: doc.id }]);
   });
 
-  it('frees the page’s slot and stores its cache copy with it, and neither when the charge is refused', async () => {
+  it('frees the page’s slot with it, and not when the charge is refused', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team);
     await queuePages(jobId, ['a', 'b']);
-    const copy = (key: string) => ({
-      teamId: team.teamId,
-      key,
-      url: `https://example.com/${key}`,
-      document: JSON.stringify({ markdown: key }),
-      outcome: JSON.stringify({ statusCode: 200 }),
-      cachedAt: new Date(),
-    });
     const doc = documentRow(jobId, team.teamId, 'a');
     const settled = await settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, {
       charge: charge(jobId, team.teamId, doc),
       lease: await leaseSlot(team.teamId),
-      cacheCopy: copy('kept'),
     });
     expect(settled).toEqual({ documentId: doc.id, inserted: true });
     expect(await countActiveSlots(t.db, team.teamId)).toBe(0);
@@ -224,12 +215,9 @@ describe('a crawl page (settlePage)', () => {
       settlePage(t.db, { jobId, urlKey: 'b', status: 'completed' }, refusedDoc, {
         charge: charge(jobId, team.teamId, refusedDoc, 1),
         lease: await leaseSlot(team.teamId),
-        cacheCopy: copy('dropped'),
       }),
     ).rejects.toBeInstanceOf(CreditLimitReached);
     expect(await countActiveSlots(t.db, team.teamId)).toBe(1);
-    const keys = await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', team.teamId).execute();
-    expect(keys).toEqual([{ cache_key: 'kept' }]);
   });
 
   it('rolls the page back when the team has no credits left: no document, page still open, nothing charged', async () => {
@@ -275,7 +263,7 @@ describe('under concurrency', () => {
     await queuePages(jobId, ['a']);
     const doc = documentRow(jobId, team.teamId, 'a');
     let settling: Promise<unknown> | undefined;
-    // An enqueue holds the job row (db/repositories/crawl-pages.ts) while a settle of a page it links to starts.
+    // An append to a batch holds the job row (lockJobFor) while a settle of a page it adds starts.
     await t.db.transaction().execute(async (trx) => {
       await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
       settling = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
@@ -288,6 +276,32 @@ describe('under concurrency', () => {
         .execute();
     });
     await expect(settling).resolves.toEqual({ documentId: doc.id, inserted: true });
+  });
+
+  it('settles a page while an enqueue of the same crawl holds its lock, without waiting for it', async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team);
+    await queuePages(jobId, ['a']);
+    const doc = documentRow(jobId, team.teamId, 'a');
+    await t.db.transaction().execute(async (trx) => {
+      await lockEnqueues(trx, jobId);
+      // The settle either ends or waits on a lock; the enqueue's lock is held until it does one of them.
+      let waiting = true;
+      const lockWait = (async () => {
+        for (; waiting; await new Promise((r) => setTimeout(r, 10))) {
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::integer as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+          if (rows[0]!.n > 0) return 'waited on a lock';
+        }
+        return 'settled';
+      })();
+      const settled = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) }).then(() => 'settled');
+      settled.catch(() => undefined);
+      const first = await Promise.race([settled, lockWait]);
+      waiting = false;
+      await lockWait;
+      expect(first).toBe('settled');
+    });
   });
 
   it('stores and charges a page once when several attempts settle it at the same moment, all naming the one Document', async () => {
