@@ -10,17 +10,29 @@ import type { ActivityDeps } from '../deps.js';
 import type { RobotsLookup } from './site-rules.js';
 
 /**
- * Jobs whose frontier this process saw reach its limit. A frontier never shrinks, so their
- * later pages skip link filtering and the frontier's transaction altogether: on a crawl of N
- * pages that is every page but the first few dozen. Bounded, oldest forgotten first; a job
- * forgotten (or never seen full here) only costs the check again.
+ * What this process knows to be in each job's frontier. A frontier never shrinks, so a job seen
+ * full here skips link filtering and the frontier's transaction altogether, and a page whose
+ * links are all known skips the transaction: on a site whose pages link to the same pages, that
+ * is most pages of a crawl, and enqueues of one job take turns on its lock. Only keys an enqueue
+ * committed are remembered (each is then in the frontier, or the frontier is full). Bounded,
+ * least recently used job forgotten first, and keys past a cap per job are not remembered; what
+ * is forgotten, or was enqueued by another worker, only costs a transaction that adds nothing.
  */
-const fullFrontiers = new Set<string>();
-const FULL_FRONTIERS_KEPT = 1_000;
+interface KnownFrontier {
+  full: boolean;
+  keys: Set<string>;
+}
+const knownFrontiers = new Map<string, KnownFrontier>();
+const FRONTIERS_KEPT = 200;
+const KEYS_KEPT_PER_JOB = 100_000;
 
-function rememberFull(jobId: string): void {
-  fullFrontiers.add(jobId);
-  if (fullFrontiers.size > FULL_FRONTIERS_KEPT) fullFrontiers.delete(fullFrontiers.values().next().value!);
+function knownFrontier(jobId: string): KnownFrontier {
+  let known = knownFrontiers.get(jobId);
+  if (known) knownFrontiers.delete(jobId);
+  else known = { full: false, keys: new Set() };
+  knownFrontiers.set(jobId, known);
+  if (knownFrontiers.size > FRONTIERS_KEPT) knownFrontiers.delete(knownFrontiers.keys().next().value!);
+  return known;
 }
 
 /**
@@ -35,22 +47,30 @@ export async function discover(
   links: readonly string[],
   depth: number,
 ): Promise<number> {
-  if (fullFrontiers.has(jobId)) return 0;
+  const known = knownFrontier(jobId);
+  if (known.full) return 0;
   const scope = createScope(crawler);
   const candidates: FrontierCandidate[] = [];
-  const blocked: string[] = [];
+  const blocked: { url: string; key: string }[] = [];
   for (const raw of links) {
     const url = fetchableUrl(raw, crawler);
     if (!url || !scope.check(url, depth).ok) continue;
+    const key = frontierKey(url, crawler);
+    if (known.keys.has(key)) continue;
     if (!crawler.ignoreRobotsTxt && !(await robotsFor(jobId, url, crawler.via)).isAllowed(url)) {
-      blocked.push(url);
+      blocked.push({ url, key });
       continue;
     }
-    candidates.push({ url, urlKey: frontierKey(url, crawler), depth });
+    candidates.push({ url, urlKey: key, depth });
   }
-  await recordRobotsBlocked(deps.db, jobId, blocked);
+  await recordRobotsBlocked(deps.db, jobId, blocked.map((b) => b.url));
   const { added, full } = await enqueuePages(deps.db, jobId, crawler.limit, candidates);
-  if (full) rememberFull(jobId);
+  known.full ||= full;
+  // A blocked URL is recorded once; it is as done as one in the frontier.
+  for (const key of [...candidates.map((c) => c.urlKey), ...blocked.map((b) => b.key)]) {
+    if (known.keys.size >= KEYS_KEPT_PER_JOB) break;
+    known.keys.add(key);
+  }
   return added;
 }
 
