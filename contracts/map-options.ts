@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { httpHeadersSchema } from './http-headers.js';
 import { locationSchema, threatProtectionSchema } from './scrape-options.js';
 
-/** The map's time budget when the request sets no `timeout`. */
-export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
+export { MAP_DEFAULT_TIMEOUT_MS } from './map-timeout.js';
 
 export const mapOptionsShape = {
   search: z.string().max(1000).optional().describe('Rank links by relevance to this query'),

@@ -1,6 +1,6 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { MapSiteInput, MapSiteResult } from '../activities/map-site.js';
-import { MAP_DEFAULT_TIMEOUT_MS } from '../contracts/map-options.js';
+import { MAP_DEFAULT_TIMEOUT_MS } from '../contracts/map-timeout.js';
 import { pageActivities } from './activities.js';
 
 export type MapWorkflowInput = MapSiteInput;

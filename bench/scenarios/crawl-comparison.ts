@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os';
 import { runCrawlee, runResultProcess } from '../peer/run-crawlee.js';
 import type { PeerResult } from '../peer/peer-result.js';
-import { childrenCpuSeconds, chromiumBelow, cpuSeconds, stillRunning, treeCpuSeconds } from '../process-stats.js';
+import { childrenCpuSeconds, chromiumBelow, cpuGroupFor, cpuSeconds, stillRunning, treeCpuSeconds } from '../process-stats.js';
 import type { ProcessEntry } from '../../scripts/process-tree.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import { startBenchSite } from '../site/server.js';
@@ -49,6 +49,8 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
   const profiler = stackProfiler(settings.profile);
   const bench = await startBenchStack({ env: profiler.env });
   const worker = bench.stack.workers[0]!;
+  // Before the warm-up launches the worker's browser, so every Chromium process is counted.
+  const workerGroup = cpuGroupFor(worker.pid, 'worker');
   const apiPid = bench.apiPid();
   const startUrl = site.url(spec.variant, 0);
   const trawlRates: number[] = [];
@@ -72,7 +74,11 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
       const sides = [
         async () => {
           loads.push(loadavg()[0]!);
-          const cpu = () => ({ all: childrenCpuSeconds(), worker: cpuSeconds(worker.pid, true), tree: treeCpuSeconds(worker.pid) });
+          const cpu = () => {
+            const tree = treeCpuSeconds(worker.pid);
+            const workerTree = workerGroup?.seconds() ?? tree;
+            return { all: childrenCpuSeconds() - tree + workerTree, worker: cpuSeconds(worker.pid, true), tree: workerTree };
+          };
           const before = cpu();
           const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: spec.concurrency });
           const after = cpu();
@@ -115,6 +121,11 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
     const history = await historyStats(bench.temporal, lastWorkflowId);
     notes.push(`Temporal, last Trawl crawl: ${describeHistory(history, lastPages)}`);
     notes.push(cpuSplit);
+    notes.push(
+      workerGroup
+        ? "The worker's CPU (its Node and Chromium) is counted through a cgroup, exited processes included"
+        : "The worker's CPU is the sum over its process tree (no writable cgroup v2): the renderers of a browser retired during a run drop out of it",
+    );
     if (spec.variant === 'js') {
       notes.push(`Chromium processes in the worker's tree after the last crawl: ${chromiumBelow(worker.pid).length}`);
     }
@@ -123,6 +134,7 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
     throw err;
   } finally {
     await bench.stop();
+    workerGroup?.close();
     await site.close();
   }
   if (spec.variant === 'js') {
