@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ActivityDeps } from '../../../activities/deps.js';
 import { discover } from '../../../activities/site/discover.js';
+import type { RobotsLookup } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import type { CrawlerSettings } from '../../../lib/crawl/settings.js';
@@ -14,7 +15,8 @@ import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 let testDb: TestDb;
 let teamId: string;
 let deps: ActivityDeps;
-const allowAll = async () => ({ isAllowed: () => true });
+// ignoreRobotsTxt is set below, so this is never asked; it only completes the signature.
+const allowAll: RobotsLookup = async () => ({ isAllowed: () => true, crawlDelaySecs: () => undefined, sitemaps: () => [], source: 'unavailable', reason: '' });
 
 beforeAll(async () => {
   testDb = await createTestDb('trawl_discover');
