@@ -41,6 +41,24 @@ export function treeCpuSeconds(rootPid: number): number {
 }
 
 /**
+ * CPU seconds the local Postgres server has used so far: its postmaster and every backend, the
+ * ones that exited too (the postmaster reaps them). The whole server, whoever it served; 0 where
+ * no Postgres runs on this machine (DATABASE_URL elsewhere).
+ */
+export function postgresCpuSeconds(): number {
+  const table = listProcesses();
+  const isPostgres = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'latin1').trim() === 'postgres';
+    } catch {
+      return false;
+    }
+  };
+  const postmasters = table.filter((p) => isPostgres(p.pid) && !isPostgres(p.ppid));
+  return postmasters.reduce((sum, p) => sum + treeCpuSeconds(p.pid), 0);
+}
+
+/**
  * CPU seconds used by a process tree, exited processes included: a cgroup v2 the tree is moved
  * into counts every process that ever ran in it. Summing the tree from /proc cannot: a process's
  * CPU reaches its parent's only when the parent reaps it, and Chromium's zygote, which reaps the

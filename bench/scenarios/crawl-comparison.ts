@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os';
 import { runCrawlee, runResultProcess } from '../peer/run-crawlee.js';
 import type { PeerResult } from '../peer/peer-result.js';
-import { childrenCpuSeconds, chromiumBelow, cpuGroupFor, cpuSeconds, stillRunning, treeCpuSeconds } from '../process-stats.js';
+import { childrenCpuSeconds, chromiumBelow, cpuGroupFor, cpuSeconds, postgresCpuSeconds, stillRunning, treeCpuSeconds } from '../process-stats.js';
 import type { ProcessEntry } from '../../scripts/process-tree.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import { startBenchSite } from '../site/server.js';
@@ -67,6 +67,7 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
   let lastWorkflowId = '';
   let lastPages = 0;
   let cpuSplit = '';
+  const postgresCpu: number[] = [];
   try {
     // Warm-up, not timed: the worker's JIT, connection pools and (for JS pages) its browser.
     trawlPages += (await timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: spec.concurrency })).pages;
@@ -80,8 +81,10 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
             return { all: childrenCpuSeconds() - tree + workerTree, worker: cpuSeconds(worker.pid, true), tree: workerTree };
           };
           const before = cpu();
+          const postgresBefore = postgresCpuSeconds();
           const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: spec.concurrency });
           const after = cpu();
+          postgresCpu.push((1000 * (postgresCpuSeconds() - postgresBefore)) / crawl.pages);
           const perPage = (seconds: number) => `${((1000 * seconds) / crawl.pages).toFixed(1)} ms`;
           trawlCpu.push((1000 * (after.all - before.all)) / crawl.pages);
           const workerNode = after.worker - before.worker;
@@ -175,6 +178,8 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
       { metric: 'Crawlee ÷ bare ceiling', unit: '×', values: peer.rates.map((rate, i) => rate / ceiling.rates[i]!) },
       // CPU per page barely moves with the machine's load, which the wall-clock rates do.
       { metric: 'Trawl CPU per page (Temporal, API, worker, Chromium; not Postgres)', unit: 'ms', values: trawlCpu },
+      // The whole local server over Trawl's crawl: on a quiet machine, Trawl's statements alone.
+      { metric: 'Postgres CPU per Trawl page (the whole local server)', unit: 'ms', values: postgresCpu },
       { metric: 'Crawlee CPU per page (its process and Chromium)', unit: 'ms', values: peer.cpuPerPage },
       { metric: 'bare ceiling CPU per page', unit: 'ms', values: ceiling.cpuPerPage },
     ],
