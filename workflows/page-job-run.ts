@@ -181,15 +181,8 @@ export class PageJobRun {
     const concurrency = this.delayMs > 0 && this.input.maxConcurrency === undefined ? 1 : this.concurrency;
     const { claimPages } = bookkeepingActivities;
     for (;;) {
-      if (this.creditsExhausted) {
-        await condition(() => this.inFlight === 0);
-        return 'out-of-credits';
-      }
-      if (this.pagesThisRun >= this.pagesPerRun || workflowInfo().continueAsNewSuggested) {
-        this.phase = 'finishing';
-        await condition(() => this.inFlight === 0);
-        return 'continue-as-new';
-      }
+      const stop = await this.runEnd();
+      if (stop) return stop;
       await condition(
         () =>
           this.creditsExhausted ||
@@ -236,15 +229,8 @@ export class PageJobRun {
           (this.inFlight < this.concurrency && this.mayHaveWork && this.pagesLeftInRun() > 0),
       );
       if (this.failure !== undefined) throw this.failure;
-      if (this.creditsExhausted) {
-        await condition(() => this.inFlight === 0);
-        return 'out-of-credits';
-      }
-      if (this.pagesThisRun >= this.pagesPerRun || workflowInfo().continueAsNewSuggested) {
-        this.phase = 'finishing';
-        await condition(() => this.inFlight === 0);
-        return 'continue-as-new';
-      }
+      const stop = await this.runEnd();
+      if (stop) return stop;
       // Woken with nothing in flight: nothing is known to come.
       if (!this.mayHaveWork) return 'drained';
       if (this.pagesLeftInRun() <= 0) continue;
@@ -252,6 +238,23 @@ export class PageJobRun {
       void this.runSlice();
       this.showProgress();
     }
+  }
+
+  /**
+   * Why this run takes no more pages, once those in flight are done: the team's credits ran out,
+   * or the run is long enough to continue-as-new. Undefined while it goes on.
+   */
+  private async runEnd(): Promise<IdleReason | undefined> {
+    if (this.creditsExhausted) {
+      await condition(() => this.inFlight === 0);
+      return 'out-of-credits';
+    }
+    if (this.pagesThisRun >= this.pagesPerRun || workflowInfo().continueAsNewSuggested) {
+      this.phase = 'finishing';
+      await condition(() => this.inFlight === 0);
+      return 'continue-as-new';
+    }
+    return undefined;
   }
 
   /** Pages this run may still hand to new slices: those in flight may claim up to their own budgets. */

@@ -1,5 +1,5 @@
 /** A fresh database per test file (or per e2e run), built by the real migrations and dropped afterwards. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrator.js';
@@ -49,4 +49,24 @@ async function adminQuery(text: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A running job of `kind` for `teamId`, as the API would have inserted it; returns its id. */
+export async function insertRunningJob(db: Db, fields: { teamId: string; kind: 'scrape' | 'crawl' | 'batch_scrape'; url: string }): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      team_id: fields.teamId,
+      kind: fields.kind,
+      status: 'scraping',
+      url: fields.url,
+      options: JSON.stringify({}),
+      workflow_id: `${fields.kind}-${id}`,
+      updated_at: new Date(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    })
+    .execute();
+  return id;
 }

@@ -17,7 +17,7 @@ import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
-import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+import { createTestDb, insertRunningJob, type TestDb } from '../../helpers/test-db.js';
 
 let testDb: TestDb;
 let server: Server;
@@ -46,21 +46,7 @@ afterAll(async () => {
 
 /** A batch scrape job whose frontier holds `paths`, queued in that order. */
 async function jobWith(paths: string[]): Promise<string> {
-  const jobId = randomUUID();
-  await testDb.db
-    .insertInto('jobs')
-    .values({
-      id: jobId,
-      team_id: teamId,
-      kind: 'batch_scrape',
-      status: 'scraping',
-      url: base,
-      options: JSON.stringify({}),
-      workflow_id: `batch_scrape-${jobId}`,
-      updated_at: new Date(),
-      expires_at: new Date(Date.now() + 86_400_000),
-    })
-    .execute();
+  const jobId = await insertRunningJob(testDb.db, { teamId, kind: 'batch_scrape', url: base });
   if (paths.length > 0) await queue(jobId, paths);
   return jobId;
 }

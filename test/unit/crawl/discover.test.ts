@@ -10,7 +10,7 @@ import type { RobotsLookup } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import type { CrawlerSettings } from '../../../lib/crawl/settings.js';
-import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+import { createTestDb, insertRunningJob, type TestDb } from '../../helpers/test-db.js';
 
 let testDb: TestDb;
 let teamId: string;
@@ -45,24 +45,7 @@ function crawler(limit: number): CrawlerSettings {
   };
 }
 
-async function newJob(): Promise<string> {
-  const id = randomUUID();
-  await testDb.db
-    .insertInto('jobs')
-    .values({
-      id,
-      team_id: teamId,
-      kind: 'crawl',
-      status: 'scraping',
-      url: 'https://site.example/',
-      options: JSON.stringify({}),
-      workflow_id: `crawl-${id}`,
-      updated_at: new Date(),
-      expires_at: new Date(Date.now() + 86_400_000),
-    })
-    .execute();
-  return id;
-}
+const newJob = () => insertRunningJob(testDb.db, { teamId, kind: 'crawl', url: 'https://site.example/' });
 
 async function frontier(jobId: string): Promise<string[]> {
   const rows = await testDb.db.selectFrom('crawl_pages').select('url').where('job_id', '=', jobId).orderBy('seq').execute();

@@ -18,7 +18,7 @@ import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { findDocument } from '../../../db/repositories/documents.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
-import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+import { createTestDb, insertRunningJob, type TestDb } from '../../helpers/test-db.js';
 import { readingTimeStep } from './reading-time-step.js';
 
 const ARTICLE = `<html><head><title>Essay</title></head><body><main><h1>Essay</h1><p>${'word '.repeat(700)}</p></main></body></html>`;
@@ -46,24 +46,7 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-async function insertJob(kind: 'scrape' | 'batch_scrape'): Promise<string> {
-  const id = randomUUID();
-  await testDb.db
-    .insertInto('jobs')
-    .values({
-      id,
-      team_id: teamId,
-      kind,
-      status: 'scraping',
-      url: pageUrl,
-      options: JSON.stringify({}),
-      workflow_id: `${kind}-${id}`,
-      updated_at: new Date(),
-      expires_at: new Date(Date.now() + 86_400_000),
-    })
-    .execute();
-  return id;
-}
+const insertJob = (kind: 'scrape' | 'batch_scrape') => insertRunningJob(testDb.db, { teamId, kind, url: pageUrl });
 
 async function storedDocument(id: string) {
   const row = await findDocument(testDb.db, id);
