@@ -33,11 +33,7 @@ interface PoolThread {
   pending: Map<number, Pending>;
 }
 
-/**
- * A thread starts from this script: it registers tsx's loader (Node 20 gives a worker thread none
- * of its parent's loader hooks) and then loads the TypeScript entry.
- */
-const THREAD_BOOT = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./transform-thread.ts', import.meta.url).href)}); })`;
+const THREAD_BOOT = new URL('./transform-thread-boot.mjs', import.meta.url);
 
 export interface TransformPoolOptions {
   /**
@@ -55,7 +51,7 @@ export function createTransformPool(threads: number, options: TransformPoolOptio
   const pool: PoolThread[] = [];
 
   const start = (): PoolThread => {
-    const thread: PoolThread = { worker: new Worker(THREAD_BOOT, { eval: true, execArgv: [], resourceLimits }), pending: new Map() };
+    const thread: PoolThread = { worker: new Worker(THREAD_BOOT, { execArgv: [], resourceLimits }), pending: new Map() };
     thread.worker.on('message', (msg: { id: number; page?: TransformedPage; error?: string }) => {
       const job = thread.pending.get(msg.id);
       if (!job) return;

@@ -2,6 +2,7 @@
  * HTML conversion on worker threads (scraper/html/transform-pool.ts): the same output as in the
  * calling thread, pages spread over the threads, and a thread that dies replaced.
  */
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../../bench/site/article.js';
 import { createTransformPool, type TransformPool } from '../../../scraper/html/transform-pool.js';
@@ -45,4 +46,18 @@ describe('the HTML conversion thread pool', () => {
       await small.close();
     }
   }, 60_000);
+
+  it('starts its threads whatever the working directory of the process', async () => {
+    // A thread that resolved its loader from the working directory failed to start from any other.
+    const cwd = process.cwd();
+    process.chdir(tmpdir());
+    const elsewhere = createTransformPool(1);
+    try {
+      const page = await elsewhere.transform('<html><body><p>Converted away from home.</p></body></html>', 'https://site.example/c', OPTIONS);
+      expect(page.markdown).toBe('Converted away from home.');
+    } finally {
+      process.chdir(cwd);
+      await elsewhere.close();
+    }
+  });
 });
