@@ -17,9 +17,14 @@ export function testDatabaseUrl(prefix = 'trawl_test'): string {
   return `${TEST_PG_SERVER}/${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
+/** An empty database at `url` (from testDatabaseUrl), for a test that migrates it itself. */
+export async function createDatabase(url: string): Promise<void> {
+  await adminQuery(`CREATE DATABASE ${databaseName(url)}`);
+}
+
 export async function createTestDb(prefix = 'trawl_test'): Promise<TestDb> {
   const url = testDatabaseUrl(prefix);
-  await adminQuery(`CREATE DATABASE ${databaseName(url)}`);
+  await createDatabase(url);
   const db = createDb(url, { maxConnections: 5 });
   const { error } = await migrateToLatest(db);
   if (error) throw error;

@@ -2,11 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { up as searchIndexMigration } from '../../../db/migrations/2026_11_25_000100_search_index.js';
+import { Migrator } from 'kysely';
+import { createDb, type Db } from '../../../db/connect.js';
+import { migrations } from '../../../db/migrations/index.js';
+import { migrateToLatest } from '../../../db/migrator.js';
 import { down as searchIndexOutOfLine, up as searchIndexInline } from '../../../db/migrations/2026_11_25_000100_search_index_inline.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
-import { createTestDb, type TestDb } from '../../helpers/test-db.js';
+import { createDatabase, createTestDb, dropDatabase, testDatabaseUrl, type TestDb } from '../../helpers/test-db.js';
 
 let testDb: TestDb;
 let teamA: string;
@@ -22,13 +25,13 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-async function storePage(teamId: string, url: string, markdown: string, metadata: Record<string, unknown> = {}, createdAt = new Date()) {
+async function storePage(teamId: string, url: string, markdown: string, metadata: Record<string, unknown> = {}, createdAt = new Date(), db: Db = testDb.db) {
   const jobId = randomUUID();
-  await testDb.db
+  await db
     .insertInto('jobs')
     .values({ id: jobId, team_id: teamId, kind: 'scrape', status: 'completed', url, options: JSON.stringify({}), workflow_id: `scrape-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) })
     .execute();
-  await testDb.db
+  await db
     .insertInto('documents')
     .values({
       id: randomUUID(),
@@ -65,10 +68,22 @@ describe('search index', () => {
     await expect(searchIndex(testDb.db, { teamId: teamA, query: '"unbalanced -- or & |', limit: 5 })).resolves.toEqual([]);
   });
 
-  it('covers documents stored before the index: the migration replays them', async () => {
-    await testDb.db.deleteFrom('search_documents').execute();
-    await searchIndexMigration(testDb.db);
-    expect((await searchIndex(testDb.db, { teamId: teamA, query: 'space', limit: 10 })).map((h) => h.url)).toEqual(['https://a.example/bears']);
+  it('covers documents stored before the index: the migrations replay them', async () => {
+    // A database as it was before the index, with a page in it, then migrated to the latest.
+    const url = testDatabaseUrl('trawl_search_before');
+    await createDatabase(url);
+    const db = createDb(url, { maxConnections: 2 });
+    try {
+      const before = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+      expect((await before.migrateTo('2026_11_25_000020_change_snapshot_extraction')).error).toBeUndefined();
+      const team = (await findOrCreateTeam(db, 'before-the-index')).id;
+      await storePage(team, 'https://a.example/older', 'Tardigrades were found in moss long ago.', { title: 'Moss' }, new Date(), db);
+      expect((await migrateToLatest(db)).error).toBeUndefined();
+      expect((await searchIndex(db, { teamId: team, query: 'moss', limit: 10 })).map((h) => h.url)).toEqual(['https://a.example/older']);
+    } finally {
+      await db.destroy();
+      await dropDatabase(url);
+    }
   });
 
   it('keeps tsvectors in their rows, including those written before, without changing the answers', async () => {
