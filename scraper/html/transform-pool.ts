@@ -8,13 +8,14 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { TransformOptions, TransformedPage } from '../types.js';
-import type { TransformJob } from './transform-thread.js';
+import { NonRetryablePageError, PageError, type ErrorCode } from '../../lib/errors.js';
+import type { TransformFailure, TransformJob } from './transform-thread.js';
 
 /** Converts HTML to the content part of a Document: transformHtml's signature, asynchronous. */
 export type HtmlTransform = (html: string, url: string, options: TransformOptions) => Promise<TransformedPage> | TransformedPage;
 
 export interface TransformPool {
-  transform: HtmlTransform;
+  transform(html: string, url: string, options: TransformOptions): Promise<TransformedPage>;
   close(): Promise<void>;
 }
 
@@ -44,6 +45,13 @@ export interface TransformPoolOptions {
   maxHeapMb?: number;
 }
 
+/** The error the thread threw, as the calling thread would have seen it. */
+function rebuilt(failure: TransformFailure): Error {
+  if (failure.code === undefined) return new Error(`HTML conversion failed: ${failure.message}`);
+  const ErrorClass = failure.retryable ? PageError : NonRetryablePageError;
+  return new ErrorClass(failure.code as ErrorCode, failure.message, { details: failure.details });
+}
+
 export function createTransformPool(threads: number, options: TransformPoolOptions = {}): TransformPool {
   const resourceLimits = { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 };
   let nextId = 0;
@@ -52,12 +60,12 @@ export function createTransformPool(threads: number, options: TransformPoolOptio
 
   const start = (): PoolThread => {
     const thread: PoolThread = { worker: new Worker(THREAD_BOOT, { execArgv: [], resourceLimits }), pending: new Map() };
-    thread.worker.on('message', (msg: { id: number; page?: TransformedPage; error?: string }) => {
+    thread.worker.on('message', (msg: { id: number; page?: TransformedPage; error?: TransformFailure }) => {
       const job = thread.pending.get(msg.id);
       if (!job) return;
       thread.pending.delete(msg.id);
       if (msg.page) job.resolve(msg.page);
-      else job.reject(new Error(`HTML conversion failed: ${msg.error}`));
+      else job.reject(rebuilt(msg.error!));
     });
     // A thread that dies (out of its heap, say) fails its pages and is replaced: the pool never runs short.
     thread.worker.on('error', (err) => fail(thread, err));

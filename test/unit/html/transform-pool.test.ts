@@ -5,6 +5,7 @@
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../../bench/site/article.js';
+import { NonRetryablePageError } from '../../../lib/errors.js';
 import { createTransformPool, type TransformPool } from '../../../scraper/html/transform-pool.js';
 import { transformHtml } from '../../../scraper/html/transform.js';
 import type { TransformOptions } from '../../../scraper/types.js';
@@ -59,5 +60,21 @@ describe('the HTML conversion thread pool', () => {
       process.chdir(cwd);
       await elsewhere.close();
     }
+  });
+
+  it('hands back errors of the conversion with their codes, so a bad selector stays a 400 for the caller', async () => {
+    const html = '<html><body><main><p>Some text.</p></main></body></html>';
+    const options = { ...OPTIONS, includeTags: ['!'] };
+    const inThread = (() => {
+      try {
+        transformHtml(html, 'https://site.example/d', options);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(inThread).toBeInstanceOf(NonRetryablePageError);
+    const threaded = await pool.transform(html, 'https://site.example/d', options).catch((err: unknown) => err);
+    expect(threaded).toBeInstanceOf(NonRetryablePageError);
+    expect(threaded).toMatchObject({ code: 'BAD_REQUEST', retryable: false, message: (inThread as Error).message });
   });
 });
