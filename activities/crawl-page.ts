@@ -1,7 +1,8 @@
 /**
  * The crawl policy over the page pipeline (activities/page/pipeline.ts): one page of a crawl or
  * batch scrape. It adds the links the page discovers to the frontier, then stores the Document,
- * the page's final status, its charge, its cache copy and the release of its slot together.
+ * the page's final status, its charge and the release of its slot together, and its cache copy
+ * after them.
  * Safe to run twice for the same page. The job's "completed" belongs to its workflow
  * (finishJob), which alone knows when the frontier is drained.
  */
@@ -75,10 +76,8 @@ export function createCrawlPageActivity(
   steps: readonly EnrichStep[] = ENRICH_STEPS,
 ) {
   return async function crawlPage(input: CrawlPageInput): Promise<CrawlPageResult> {
-    const { page } = input;
-    const task = { ...input, url: page.url, sourceUrl: page.url, options: input.scrapeOptions };
     try {
-      const done = await runPage(deps, steps, task, crawlPolicy(input, robotsFor));
+      const done = await runPage(deps, steps, crawlTask(input), crawlPolicy(input, robotsFor));
       // The workflow waits on a timer and runs the page again; see activities/page/team-slot.ts.
       return done === NO_SLOT ? { deferred: true } : done;
     } catch (err) {
@@ -91,8 +90,8 @@ export function createCrawlPageActivity(
 /**
  * Several pages of one job in one activity, run at once, each through the same pipeline and
  * policy as `crawlPage` and each holding its own slot of the team's concurrency limit (leased
- * for the batch in one statement): each settles its Document, frontier row, charge, slot and
- * cache copy in its own transaction, so a batch that dies half-way keeps the pages it settled,
+ * for the batch in one statement): each settles its Document, frontier row, charge and slot in
+ * its own transaction, so a batch that dies half-way keeps the pages it settled,
  * and its retry settles the others (a page settled twice is stored and charged once). It saves
  * Temporal a scheduled, started and completed event and a workflow task per page, which on a
  * static page cost more than the page itself. A page that fails is handed back (`retry`), not retried here: its
@@ -108,9 +107,8 @@ export function createCrawlPagesActivity(
     const { pages, ...common } = input;
     const outcomeOf = (err: unknown): CrawlPagesOutcome => {
       if (cancellationSignal.aborted) throw err;
-      const known = withCreditCode(err);
-      if (known instanceof TrawlError && !known.retryable) return { status: 'failed', code: known.code, message: known.message };
-      return { status: 'retry' };
+      const final = finalFailure(err);
+      return final ? { status: 'failed', code: final.code, message: final.message } : { status: 'retry' };
     };
     // One read of the team's standing for the batch (a refusal is each page's), and one lease of
     // up to a slot per page: pages beyond the slots granted go back to the workflow, deferred.
@@ -129,9 +127,8 @@ export function createCrawlPagesActivity(
           const slot = slots[i];
           if (!slot) return { status: 'deferred' };
           const one: CrawlPageInput = { ...common, page };
-          const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
           try {
-            const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget, slot });
+            const done = await runPage(deps, steps, crawlTask(one), { ...crawlPolicy(one, robotsFor), budget, slot });
             return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
           } catch (err) {
             return outcomeOf(err);
@@ -141,6 +138,17 @@ export function createCrawlPagesActivity(
     );
     return outcomes === NO_SLOT ? pages.map(() => ({ status: 'deferred' })) : outcomes;
   };
+}
+
+/** A crawl page as the pipeline's task. */
+export function crawlTask(input: CrawlPageInput) {
+  return { ...input, url: input.page.url, sourceUrl: input.page.url, options: input.scrapeOptions };
+}
+
+/** The page's failure when no attempt will fix it (a refused charge included), else undefined. */
+export function finalFailure(err: unknown): TrawlError | undefined {
+  const known = withCreditCode(err);
+  return known instanceof TrawlError && !known.retryable ? known : undefined;
 }
 
 export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy<CrawlPageDone> {

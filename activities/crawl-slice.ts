@@ -5,22 +5,21 @@
  * concurrency N keeps N pages in flight with N slices, and Temporal sees one activity per lane
  * every few seconds instead of one per page or per batch, and no batch waits on its slowest page.
  *
- * Durability is per page, as before: each page settles its Document, frontier row, charge, slot
- * and cache copy in its own transaction; every page claimed is marked with the slice's id, so its
+ * Durability is per page, as before: each page settles its Document, frontier row, charge and
+ * slot in its own transaction; every page claimed is marked with the slice's id, so its
  * totals are read back from the rows (exact across attempts), and a retry after a worker died
  * hands the page that attempt had in flight back to the workflow instead of running it here.
  */
 import { Context } from '@temporalio/activity';
 import { claimQueued, claimTotals, openPageCount, pagesClaimedBy, type ClaimTotals } from '../db/repositories/crawl-pages.js';
 import type { FrontierPage } from '../lib/crawl/settings.js';
-import { TrawlError } from '../lib/errors.js';
-import { crawlPolicy, type CrawlPageInput } from './crawl-page.js';
+import { crawlPolicy, crawlTask, finalFailure, type CrawlPageInput } from './crawl-page.js';
 import type { ActivityDeps } from './deps.js';
 import { recordFailedPage } from './frontier-bookkeeping.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage } from './page/pipeline.js';
 import { HEARTBEAT_INTERVAL_MS } from './page/signal.js';
-import { requireCredits, withCreditCode, type TeamBudget } from './page/team-budget.js';
+import { requireCredits, type TeamBudget } from './page/team-budget.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
 export interface CrawlSliceInput extends Omit<CrawlPageInput, 'page'> {
@@ -107,16 +106,15 @@ export function createCrawlSliceActivity(
       claimed += 1;
       idleMs = IDLE_POLL_FIRST_MS;
       const one: CrawlPageInput = { ...common, jobId, page };
-      const task = { ...one, url: page.url, sourceUrl: page.url, options: one.scrapeOptions };
       try {
-        const done = await runPage(deps, steps, task, { ...crawlPolicy(one, robotsFor), budget: currentBudget() });
+        const done = await runPage(deps, steps, crawlTask(one), { ...crawlPolicy(one, robotsFor), budget: currentBudget() });
         if (done === NO_SLOT) return { ended: 'handed-back', handBack: page };
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw err;
-        const known = withCreditCode(err);
-        if (!(known instanceof TrawlError) || known.retryable) return { ended: 'handed-back', handBack: page };
-        if (known.code === 'INSUFFICIENT_CREDITS') return { ended: 'out-of-credits' };
-        await recordFailedPage(deps.db, { jobId, teamId: input.teamId, page, code: known.code, error: known.message });
+        const final = finalFailure(err);
+        if (!final) return { ended: 'handed-back', handBack: page };
+        if (final.code === 'INSUFFICIENT_CREDITS') return { ended: 'out-of-credits' };
+        await recordFailedPage(deps.db, { jobId, teamId: input.teamId, page, code: final.code, error: final.message });
       }
     }
   }
