@@ -9,13 +9,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlPolicy, crawlTask, type CrawlPageInput } from '../../../activities/crawl-page.js';
 import { createCrawlSliceActivity, type CrawlSliceInput, type CrawlSliceResult } from '../../../activities/crawl-slice.js';
+import type { PageToPersist } from '../../../activities/page/pipeline.js';
 import type { ActivityDeps } from '../../../activities/deps.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
+import { CreditLimitReached } from '../../../db/repositories/ledger.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
+import { DEFAULT_PLAN } from '../../../lib/plans.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
 import { createTestDb, insertRunningJob, type TestDb } from '../../helpers/test-db.js';
 
@@ -148,3 +152,33 @@ describe('crawlSlice', () => {
     expect(result).toMatchObject({ ended: 'time', claimed: 0 });
   });
 });
+
+describe('the crawl policy', () => {
+  // The cache copy is stored after the page's transaction, not in it: a page whose charge is
+  // refused is rolled back and must leave no copy behind, and a settled page must leave one.
+  it('stores the cache copy of a settled page, and none for a page whose charge is refused', async () => {
+    const persisted = async (path: string, monthlyCredits: number) => {
+      const jobId = await jobWith([path]);
+      const input: CrawlPageInput = { jobId, teamId, page: { url: `${base}${path}`, urlKey: path, depth: 0 }, scrapeOptions: scrapeOptionsSchema.parse({}) };
+      const key = `cache-${randomUUID()}`;
+      const page: PageToPersist = {
+        task: crawlTask(input),
+        documentId: randomUUID(),
+        outcome: { document: { markdown: 'text', metadata: { sourceURL: input.page.url, url: input.page.url, statusCode: 200 } }, statusCode: 200, engine: 'http', links: [] },
+        creditsUsed: 1,
+        plan: { ...DEFAULT_PLAN, monthlyCredits },
+        slot: { teamId, slot: 0, leaseId: randomUUID(), released: false },
+        cacheCopy: { teamId, key, url: input.page.url, document: '{"markdown":"text"}', outcome: '{"statusCode":200}', cachedAt: new Date() },
+      };
+      const outcome = await crawlPolicy(input, createRobotsLookup(deps)).persist(page, deps).then(
+        () => 'settled',
+        (err: unknown) => (err instanceof CreditLimitReached ? 'refused' : String(err)),
+      );
+      const copies = await testDb.db.selectFrom('page_cache').select('cache_key').where('cache_key', '=', key).execute();
+      return { outcome, copies: copies.length };
+    };
+    expect(await persisted('/paid', DEFAULT_PLAN.monthlyCredits)).toEqual({ outcome: 'settled', copies: 1 });
+    expect(await persisted('/refused', 0)).toEqual({ outcome: 'refused', copies: 0 });
+  });
+});
+
