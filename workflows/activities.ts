@@ -31,6 +31,18 @@ export function pageActivities(timeoutMs: number) {
   });
 }
 
+/** Database bookkeeping: quick, and retried until the database answers. */
+export const BOOKKEEPING_RETRY_POLICY: RetryPolicy = {
+  initialInterval: '500ms',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+};
+
+export const bookkeepingActivities = proxyActivities<TrawlActivities>({
+  startToCloseTimeout: '30s',
+  retry: BOOKKEEPING_RETRY_POLICY,
+});
+
 /**
  * Frontier slices (activities/crawl-slice.ts): an attempt runs its time slice plus one page's
  * deadline. Retried without a limit, as bookkeeping is: a page failure is handled inside the
@@ -44,18 +56,6 @@ export function sliceActivities(sliceMs: number, pageTimeoutMs: number) {
     retry: BOOKKEEPING_RETRY_POLICY,
   });
 }
-
-/** Database bookkeeping: quick, and retried until the database answers. */
-export const BOOKKEEPING_RETRY_POLICY: RetryPolicy = {
-  initialInterval: '500ms',
-  backoffCoefficient: 2,
-  maximumInterval: '30s',
-};
-
-export const bookkeepingActivities = proxyActivities<TrawlActivities>({
-  startToCloseTimeout: '30s',
-  retry: BOOKKEEPING_RETRY_POLICY,
-});
 
 /** Seeding a crawl reads robots.txt and sitemaps: minutes at most, heartbeating throughout. */
 export const crawlKickoffActivities = proxyActivities<TrawlActivities>({

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuGroupFor, cpuSeconds, type CpuGroup } from '../../../bench/process-stats.js';
+import pg from 'pg';
+import { cpuGroupFor, cpuSeconds, postgresCpuSeconds, type CpuGroup } from '../../../bench/process-stats.js';
+import { TEST_PG_SERVER } from '../../helpers/test-db.js';
 
 /** Node code for a grandchild that uses this much CPU of its own, then leaves a file behind. */
 const BURN_SECONDS = 0.3;
@@ -53,4 +55,19 @@ describe('cpuGroupFor', () => {
     expect(reaped).toBeLessThan(BURN_SECONDS);
     expect(group.seconds()).toBeGreaterThanOrEqual(BURN_SECONDS);
   }, 30_000);
+});
+
+describe('postgresCpuSeconds', () => {
+  it('counts the work of a backend that has since exited', async (ctx) => {
+    const before = postgresCpuSeconds();
+    // The tests' Postgres runs on this machine; where DATABASE_URL points elsewhere there is nothing to count.
+    if (before === 0) ctx.skip();
+    // A connection of its own, closed before the count: its backend's CPU reaches the postmaster's totals only once reaped.
+    const client = new pg.Client(`${TEST_PG_SERVER}/postgres`);
+    await client.connect();
+    await client.query('select count(*) from generate_series(1, 3000000)');
+    await client.end();
+    await sleep(200);
+    expect(postgresCpuSeconds() - before).toBeGreaterThan(0.05);
+  });
 });
