@@ -14,6 +14,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   BAD_REQUEST_INVALID_JSON: 400,
   INVALID_URL: 400,
+  // The URL names a host that does not resolve: the caller's to fix. As a 502 the official SDK,
+  // which retries only 502, would repeat a request that cannot succeed; newer Firecrawl answers
+  // it outside the 5xx range too (200 with success:false).
+  SCRAPE_DNS_RESOLUTION_ERROR: 400,
   UNSUPPORTED_OPTION: 400,
   LLM_NOT_CONFIGURED: 400,
   // The model's own failures: it is a dependency of ours, not the client's doing.
@@ -44,7 +48,6 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SCRAPE_UNSUPPORTED_FILE_ERROR: 415,
   RATE_LIMITED: 429,
   CONCURRENCY_LIMITED: 429,
-  SCRAPE_DNS_RESOLUTION_ERROR: 502,
   SCRAPE_SSL_ERROR: 502,
   SCRAPE_SITE_ERROR: 502,
   SCRAPE_CONTENT_TOO_LARGE: 502,

@@ -120,13 +120,13 @@ describe('unreachable targets in the browser engine (#19 item 7)', () => {
     expect(await remainingCredits()).toBe(before);
   });
 
-  it('a name that does not resolve is SCRAPE_DNS_RESOLUTION_ERROR, and costs nothing', async () => {
+  it('a name that does not resolve is 400 SCRAPE_DNS_RESOLUTION_ERROR (the caller\'s URL; no SDK retry), and costs nothing', async () => {
     const before = await remainingCredits();
     const res = await api('/v2/scrape', {
       body: { url: 'http://no-such-host.invalid/', actions: [{ type: 'wait', milliseconds: 100 }], timeout: 15_000, maxAge: 0 },
     });
     expect(res.body).toMatchObject({ success: false, code: 'SCRAPE_DNS_RESOLUTION_ERROR' });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(400);
     expect(await remainingCredits()).toBe(before);
   });
 });

@@ -271,6 +271,12 @@ const authed = (headers: Record<string, string | undefined> = {}): Record<string
 };
 
 describe('route fuzz: no 5xx, always the envelope', () => {
+  // The fuzz found this one as `url: '//x'`: a host that does not resolve came back as a 502.
+  it.each(['/v1/scrape', '/v2/scrape'])('%s: a URL whose host does not resolve is the caller\'s 400', async (path) => {
+    const body = await send({ method: 'POST', path, headers: authed({ 'content-type': 'application/json' }), body: JSON.stringify({ url: '//no-such-host.invalid', maxAge: 0 }) });
+    expect(body).toMatchObject({ success: false, code: 'SCRAPE_DNS_RESOLUTION_ERROR' });
+  });
+
   it('POST bodies: a valid body with options replaced by arbitrary values', async () => {
     statuses.clear();
     await fc.assert(
