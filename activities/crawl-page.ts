@@ -13,6 +13,7 @@ import { settlePage } from '../db/repositories/crawl-pages.js';
 import { storeCachedPage } from '../db/repositories/page-cache.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { searchEntry } from '../lib/search/index-entry.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
@@ -187,6 +188,7 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
         {
           charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
           lease: slot,
+          search: searchEntry(outcome.document, page.url),
         },
       );
       // Its transaction released the slot.

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { searchEntry } from '../lib/search/index-entry.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
@@ -89,6 +90,7 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
         }),
         lease: slot,
         cacheCopy,
+        search: searchEntry(outcome.document, task.sourceUrl),
       });
       // Its transaction released the slot.
       slot.released = true;

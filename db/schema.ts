@@ -319,7 +319,7 @@ export interface TokenLedgerTable {
   created_at: CreatedAt;
 }
 
-/** The built-in search index: the newest stored version of each team URL (kept by a trigger on documents). */
+/** The built-in search index: the newest stored version of each team URL (written with each stored page). */
 export interface SearchDocumentTable {
   team_id: string;
   url: string;

@@ -26,6 +26,7 @@ import * as pageCacheTotals from './2026_11_27_000100_page_cache_totals.js';
 import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
 import * as searchTsvOnce from './2026_11_28_000300_search_tsv_once.js';
+import * as searchWordsFromWriters from './2026_11_29_000100_search_words_from_writers.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_000100_crawl_claim_index': crawlClaimIndex,
   '2026_11_28_000200_lz4_documents': lz4Documents,
   '2026_11_28_000300_search_tsv_once': searchTsvOnce,
+  '2026_11_29_000100_search_words_from_writers': searchWordsFromWriters,
 };

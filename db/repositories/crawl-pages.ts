@@ -3,10 +3,12 @@
  * one is. Every write is idempotent, because Temporal delivers activities at least once.
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
 import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import { recordCharge, type LedgerCharge } from './ledger.js';
+import { indexStoredPage } from './search-index.js';
 
 export interface FrontierCandidate {
   url: string;
@@ -162,6 +164,8 @@ export interface PageSettlement {
   charge?: LedgerCharge;
   /** The concurrency slot the page held, freed with it. */
   lease?: SlotLease;
+  /** The page's entry in the search index, written with its Document. */
+  search?: SearchEntry;
 }
 
 /**
@@ -182,13 +186,13 @@ export async function settlePage(
   document: NewDocument,
   settlement: PageSettlement = {},
 ): Promise<{ documentId: string; inserted: boolean }> {
-  const { lease, charge } = settlement;
+  const { lease, charge, search } = settlement;
   return db.transaction().execute(async (trx) => {
     const insert = trx
       .insertInto('documents')
       .values(document)
       .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .returning('id');
+      .returning(['id', 'created_at']);
     const existing = trx.selectFrom('documents').select('id').where('job_id', '=', page.jobId).where('url_key', '=', page.urlKey);
     const ctes = [
       // The job row's key-share lock, which the foreign keys would take only at the statement's end:
@@ -199,6 +203,7 @@ export async function settlePage(
       sql`inserted as (${insert})`,
       // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
       sql`doc as (select id from inserted union all ${existing})`,
+      ...(search ? [sql`indexed as (${indexStoredPage(document.team_id, search, sql`inserted`)})`] : []),
       sql`frontier as (${frontierUpdate(trx, page, sql<string>`(select id from doc)`).where(sql<boolean>`exists (select 1 from job) and exists (select 1 from doc)`)})`,
       ...(lease ? [sql`slot as (${slotRelease(trx, lease)})`] : []),
     ];

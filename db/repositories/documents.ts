@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
+import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
 import type { DocumentRow, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import { jobFinish } from './jobs.js';
 import { recordCharge, type LedgerCharge } from './ledger.js';
 import { storeCachedPage, type CacheCopy } from './page-cache.js';
+import { indexStoredPage } from './search-index.js';
 
 /**
  * Notified with the job id when a job the API waits on has stored its result and completed: a
@@ -19,7 +21,8 @@ export async function notifyResultStored(db: Db, jobId: string): Promise<void> {
 
 /**
  * Stores a single scrape's result in one transaction: its Document with its charge, its job
- * marked completed, the concurrency slot it held released, and its copy for the page cache.
+ * marked completed, the concurrency slot it held released, its search index entry, and its copy
+ * for the page cache.
  * Idempotent: a retried activity writing the same (job, url) again keeps the first row and gets
  * its id back, so a page is stored and counted once however often Temporal delivers the task.
  * A refused charge (CreditLimitReached) rolls all of it back: no document, the job still running,
@@ -27,7 +30,7 @@ export async function notifyResultStored(db: Db, jobId: string): Promise<void> {
  */
 export async function storeScrapeResult(
   db: Db,
-  result: { document: NewDocument; charge: LedgerCharge; lease: SlotLease; cacheCopy?: CacheCopy },
+  result: { document: NewDocument; charge: LedgerCharge; lease: SlotLease; cacheCopy?: CacheCopy; search?: SearchEntry },
 ): Promise<{ id: string; inserted: boolean }> {
   const { document: doc, lease } = result;
   return db.transaction().execute(async (trx) => {
@@ -36,14 +39,15 @@ export async function storeScrapeResult(
       .insertInto('documents')
       .values(doc)
       .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .returning('id');
+      .returning(['id', 'created_at']);
     // Only the first store completes the job, so a job is notified once.
     const completeJob = jobFinish(trx, doc.job_id, 'completed').returning(
       sql`pg_notify(${SCRAPE_STORED_CHANNEL}, id::text)`.as('notified'),
     );
+    const indexed = result.search ? sql`, indexed as (${indexStoredPage(doc.team_id, result.search, sql`inserted`)})` : sql``;
     const { rows } = await sql<{ id: string }>`
-      with job as (${completeJob}), slot as (${slotRelease(trx, lease)})
-      ${insert}`.execute(trx);
+      with job as (${completeJob}), slot as (${slotRelease(trx, lease)}), inserted as (${insert}) ${indexed}
+      select id from inserted`.execute(trx);
     const inserted = rows[0];
     if (result.cacheCopy) await storeCachedPage(trx, result.cacheCopy);
     if (inserted) {

@@ -1,9 +1,29 @@
 /**
- * Queries of the built-in search index (search_documents, kept by a trigger on documents). Every
- * query is filtered by team first: a team never sees another team's pages.
+ * The built-in search index (search_documents): its writes, made with each stored page, and its
+ * queries. Every query is filtered by team first: a team never sees another team's pages.
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { SearchEntry } from '../../lib/search/index-entry.js';
+import { queryText } from '../../lib/search/lexemes.js';
 import type { Db } from '../connect.js';
+
+/**
+ * The upsert of a page's entry, for the statement that stores its Document: `stored` is that
+ * statement's CTE of the row it inserted (with `created_at`), empty when the page was already
+ * there, so a retried store writes nothing. The newest version of a URL wins.
+ */
+export function indexStoredPage(teamId: string, entry: SearchEntry, stored: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    insert into search_documents as s (team_id, url, host, title, description, content, lang, published_at, scraped_at, is_article, images, tsv)
+    select ${teamId}::uuid, ${entry.url}, ${entry.host}, ${entry.title}, ${entry.description}, ${entry.content}, ${entry.lang},
+      ${entry.publishedAt}::timestamptz, created_at, ${entry.isArticle}, ${JSON.stringify(entry.images)}::jsonb, ${entry.tsv}::tsvector
+    from ${stored}
+    on conflict (team_id, url) do update set
+      host = excluded.host, title = excluded.title, description = excluded.description, content = excluded.content,
+      lang = excluded.lang, published_at = excluded.published_at, scraped_at = excluded.scraped_at,
+      is_article = excluded.is_article, images = excluded.images, tsv = excluded.tsv
+    where s.scraped_at <= excluded.scraped_at`;
+}
 
 export interface IndexQuery {
   teamId: string;
@@ -32,12 +52,13 @@ export interface IndexHit {
 const HEADLINE_OPTIONS = 'MaxFragments=2, MaxWords=30, MinWords=10, FragmentDelimiter=" … ", StartSel="", StopSel=""';
 
 /**
- * Ranked pages matching `websearch_to_tsquery` (quotes, `or`, `-word`; never a syntax error).
- * `simple` configuration: no stemming, so no language's words are mangled. Snippets come from
- * ts_headline over the top hits only, since it re-reads each page's text.
+ * Ranked pages matching `websearch_to_tsquery` (quotes, `or`, `-word`; never a syntax error) of
+ * the query cut into the index's words. `simple` configuration: no stemming, so no language's
+ * words are mangled. Snippets come from ts_headline over the top hits only, since it re-reads
+ * each page's text.
  */
 export async function searchIndex(db: Db, q: IndexQuery): Promise<IndexHit[]> {
-  const tsq = sql`websearch_to_tsquery('simple', ${q.query})`;
+  const tsq = sql`websearch_to_tsquery('simple', ${queryText(q.query)})`;
   const onHost = (hosts: string[]) =>
     sql<SqlBool>`(${sql.join(hosts.map((h) => sql`(host = ${h.toLowerCase()} or host like ${'%.' + h.toLowerCase()})`), sql` or `)})`;
   let ranked = db

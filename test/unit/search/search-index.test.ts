@@ -1,4 +1,4 @@
-/** The built-in search index over a real database: the trigger, the backfill, team isolation, filters and the purge. */
+/** The built-in search index over a real database: its writes with each stored page, the backfill, the words, team isolation, filters and the purge. */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,11 @@ import { createDb, type Db } from '../../../db/connect.js';
 import { migrations } from '../../../db/migrations/index.js';
 import { migrateToLatest } from '../../../db/migrator.js';
 import { down as searchIndexOutOfLine, up as searchIndexInline } from '../../../db/migrations/2026_11_25_000100_search_index_inline.js';
+import { acquireSlot } from '../../../db/repositories/concurrency-slots.js';
+import { storeScrapeResult } from '../../../db/repositories/documents.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
+import { searchEntry } from '../../../lib/search/index-entry.js';
+import { tsvectorLiteral } from '../../../lib/search/lexemes.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createDatabase, createTestDb, dropDatabase, testDatabaseUrl, type TestDb } from '../../helpers/test-db.js';
 
@@ -25,27 +29,29 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-async function storePage(teamId: string, url: string, markdown: string, metadata: Record<string, unknown> = {}, createdAt = new Date(), db: Db = testDb.db) {
+async function insertJob(db: Db, teamId: string, url: string): Promise<string> {
   const jobId = randomUUID();
   await db
     .insertInto('jobs')
-    .values({ id: jobId, team_id: teamId, kind: 'scrape', status: 'completed', url, options: JSON.stringify({}), workflow_id: `scrape-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) })
+    .values({ id: jobId, team_id: teamId, kind: 'scrape', status: 'scraping', url, options: JSON.stringify({}), workflow_id: `scrape-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) })
     .execute();
-  await db
-    .insertInto('documents')
-    .values({
-      id: randomUUID(),
-      job_id: jobId,
-      team_id: teamId,
-      url,
-      url_key: randomUUID(),
-      status: 'completed',
-      document: JSON.stringify({ markdown, metadata: { sourceURL: url, url, ...metadata } }),
-      size_bytes: markdown.length,
-      credits_used: 1,
-      created_at: createdAt,
-    })
-    .execute();
+  return jobId;
+}
+
+function documentRow(jobId: string, teamId: string, url: string, document: { markdown: string; metadata: Record<string, unknown> }, createdAt: Date) {
+  const body = JSON.stringify(document);
+  return { id: randomUUID(), job_id: jobId, team_id: teamId, url, url_key: randomUUID(), status: 'completed', document: body, size_bytes: body.length, credits_used: 1, created_at: createdAt };
+}
+
+/** A page stored as a scrape stores it (storeScrapeResult), with its index entry. */
+async function storePage(teamId: string, url: string, markdown: string, metadata: Record<string, unknown> = {}, createdAt = new Date()) {
+  const { db } = testDb;
+  const jobId = await insertJob(db, teamId, url);
+  const document = { markdown, metadata: { sourceURL: url, url, ...metadata } };
+  const row = documentRow(jobId, teamId, url, document, createdAt);
+  const lease = await acquireSlot(db, teamId, 100, randomUUID(), 60_000);
+  const charge = { teamId, jobId, documentId: row.id, chargeKey: `page:${jobId}:${row.url_key}`, reason: 'page', credits: 1, periodCredits: 1_000_000 };
+  await storeScrapeResult(db, { document: row, charge, lease: lease!, search: searchEntry(document, url) });
 }
 
 describe('search index', () => {
@@ -77,7 +83,9 @@ describe('search index', () => {
       const before = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
       expect((await before.migrateTo('2026_11_25_000020_change_snapshot_extraction')).error).toBeUndefined();
       const team = (await findOrCreateTeam(db, 'before-the-index')).id;
-      await storePage(team, 'https://a.example/older', 'Tardigrades were found in moss long ago.', { title: 'Moss' }, new Date(), db);
+      const older = 'https://a.example/older';
+      const jobId = await insertJob(db, team, older);
+      await db.insertInto('documents').values(documentRow(jobId, team, older, { markdown: 'Tardigrades were found in moss long ago.', metadata: { title: 'Moss', url: older } }, new Date())).execute();
       expect((await migrateToLatest(db)).error).toBeUndefined();
       expect((await searchIndex(db, { teamId: team, query: 'moss', limit: 10 })).map((h) => h.url)).toEqual(['https://a.example/older']);
     } finally {
@@ -105,5 +113,28 @@ describe('search index', () => {
     expect(await searchIndex(testDb.db, { teamId: teamB, query: 'fossil', limit: 5 })).toHaveLength(1);
     expect(await purgeSearchIndex(testDb.db, new Date(Date.now() - 86_400_000))).toBe(1);
     expect(await searchIndex(testDb.db, { teamId: teamB, query: 'fossil', limit: 5 })).toHaveLength(0);
+  });
+
+  it('finds words however a query punctuates them', async () => {
+    await storePage(teamA, 'https://a.example/mail', 'Send an e-mail to help@example.com — see https://docs.example.org/setup/v2.1 or call 555-0100.', { title: 'Contact: support' });
+    const urls = async (query: string) => (await searchIndex(testDb.db, { teamId: teamA, query, limit: 10 })).map((h) => h.url);
+    for (const query of ['e-mail', 'E-Mail', 'help@example.com', 'docs.example.org', '"setup v2"', 'contact:', '555-0100', 'support -moss', '"call 555"']) {
+      expect(await urls(query), query).toEqual(['https://a.example/mail']);
+    }
+    expect(await urls('e-mail -support')).toEqual([]);
+    expect(await urls('"e-mail to help" or nothinglikeit')).toEqual(['https://a.example/mail']);
+  });
+
+  it('numbers words as setweight(to_tsvector(title), A) || … || setweight(to_tsvector(text), C) does, for plain words', async () => {
+    const fields = { title: 'Water Bears of the moss', description: 'tardigrades survive', content: 'Tardigrades survive space and moss. MOSS again, and again.' };
+    const { rows } = await sql<{ same: boolean; ours: string }>`
+      select ${tsvectorLiteral([
+        { text: fields.title, weight: 'A' },
+        { text: fields.description, weight: 'B' },
+        { text: fields.content, weight: 'C' },
+      ])}::tsvector = (setweight(to_tsvector('simple', ${fields.title}), 'A') || setweight(to_tsvector('simple', ${fields.description}), 'B')
+        || setweight(to_tsvector('simple', ${fields.content}), 'C')) as same, ${tsvectorLiteral([{ text: fields.content, weight: 'C' }])}::tsvector::text as ours`.execute(testDb.db);
+    expect(rows[0]!.same).toBe(true);
+    expect(rows[0]!.ours).toBe("'again':7C,9C 'and':4C,8C 'moss':5C,6C 'space':3C 'survive':2C 'tardigrades':1C");
   });
 });
