@@ -24,7 +24,7 @@ const MAX_LEXEME_TOTAL_BYTES = (1 << 20) - 1;
 
 /** The words of `text`, in order, as the index and its queries see them. */
 export function words(text: string): string[] {
-  const prepared = (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  const prepared = (NON_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase();
   const found: string[] = [];
   // A scan by character code, not a split on \p{…} classes: this runs on every stored page, and
   // the regular expression took three times as long on the crawl's pages.
@@ -45,7 +45,7 @@ export function words(text: string): string[] {
   return found;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (/[a-z0-9]/i.test(String.fromCharCode(c)) ? 1 : 0));
 const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
 const nonAsciiWordChars = new Map<number, boolean>();
