@@ -27,6 +27,7 @@ import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
 import * as searchTsvOnce from './2026_11_28_000300_search_tsv_once.js';
 import * as searchWordsFromWriters from './2026_11_29_000100_search_words_from_writers.js';
+import * as settleInOneStatement from './2026_11_29_000200_settle_in_one_statement.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000001_teams_keys_jobs_documents': teamsKeysJobsDocuments,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_000200_lz4_documents': lz4Documents,
   '2026_11_28_000300_search_tsv_once': searchTsvOnce,
   '2026_11_29_000100_search_words_from_writers': searchWordsFromWriters,
+  '2026_11_29_000200_settle_in_one_statement': settleInOneStatement,
 };

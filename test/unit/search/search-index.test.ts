@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Migrator } from 'kysely';
 import { createDb, type Db } from '../../../db/connect.js';
+import type { NewDocument } from '../../../db/schema.js';
 import { migrations } from '../../../db/migrations/index.js';
 import { migrateToLatest } from '../../../db/migrator.js';
 import { down as searchIndexOutOfLine, up as searchIndexInline } from '../../../db/migrations/2026_11_25_000100_search_index_inline.js';
@@ -38,7 +39,7 @@ async function insertJob(db: Db, teamId: string, url: string): Promise<string> {
   return jobId;
 }
 
-function documentRow(jobId: string, teamId: string, url: string, document: { markdown: string; metadata: Record<string, unknown> }, createdAt: Date) {
+function documentRow(jobId: string, teamId: string, url: string, document: { markdown: string; metadata: Record<string, unknown> }, createdAt: Date): NewDocument {
   const body = JSON.stringify(document);
   return { id: randomUUID(), job_id: jobId, team_id: teamId, url, url_key: randomUUID(), status: 'completed', document: body, size_bytes: body.length, credits_used: 1, created_at: createdAt };
 }
