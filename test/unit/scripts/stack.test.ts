@@ -10,7 +10,7 @@ import { Connection } from '@temporalio/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFreePort } from '../../../scripts/ports.js';
-import { ensureDatabase, startStack, type Stack } from '../../../scripts/stack.js';
+import { ensureDatabase, startStack, WORKER_NODE_FLAGS, type Stack } from '../../../scripts/stack.js';
 import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
 
 const fakeProject = fileURLToPath(new URL('./fixtures/fake-project/', import.meta.url));
@@ -109,6 +109,9 @@ describe('startStack', () => {
 
       expect(stack.workers.map((w) => w.name)).toEqual(['worker-1']);
       const first = stack.workers[0]!;
+      // The worker runs with its node flags (WORKER_NODE_FLAGS).
+      const argv = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(argv(first.pid)).toEqual(expect.arrayContaining([...WORKER_NODE_FLAGS, 'worker/main.ts']));
       const firstBrowser = browserPid(lines, 'worker-1');
       expect(isRunning(firstBrowser)).toBe(true);
       expect(await first.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
