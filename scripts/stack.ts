@@ -20,7 +20,7 @@ export { ensureDatabase } from './database.js';
 /**
  * A worker allocates a page's HTML, Document, index words and SQL for every page it stores, all
  * short-lived, and V8's default semi-spaces (16 MB) make it scavenge often: with 64 MB the static
- * crawl's CPU per page fell from 21.8 to 19.1 ms (medians of three runs each, bench/RESULTS.md,
+ * crawl's CPU per page fell from 21.8 to 18.6 ms (medians of 3 and 5 runs, bench/RESULTS.md,
  * 2026-11-26), for up to 192 MB more heap. The same flag is in package.json's `worker` script and
  * docker-compose.yml.
  */
