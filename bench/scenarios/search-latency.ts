@@ -7,8 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { completedDocumentRow } from '../../activities/page/document-row.js';
 import { createDb, type Db } from '../../db/connect.js';
+import { settlePage } from '../../db/repositories/crawl-pages.js';
 import { searchIndex } from '../../db/repositories/search-index.js';
+import { searchEntry } from '../../lib/search/index-entry.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import { percentile } from '../stats.js';
 import { startBenchStack } from '../trawl/bench-stack.js';
@@ -57,6 +60,7 @@ function zipfPicker(words: string[], rand: () => number): () => string {
   };
 }
 
+/** Stores the pages as a crawl does (settlePage, with their index entries), four at a time. */
 async function seed(db: Db, teamId: string, pick: () => string): Promise<void> {
   const jobId = randomUUID();
   await db
@@ -64,24 +68,19 @@ async function seed(db: Db, teamId: string, pick: () => string): Promise<void> {
     .values({ id: jobId, team_id: teamId, kind: 'batch_scrape', status: 'completed', url: null, options: JSON.stringify({}), workflow_id: `bench-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + 86_400_000) })
     .execute();
   const words = (n: number) => Array.from({ length: n }, pick).join(' ');
-  for (let start = 0; start < DOCUMENTS; start += 500) {
-    const rows = Array.from({ length: Math.min(500, DOCUMENTS - start) }, (_, k) => {
-      const url = `https://corpus.example/page/${start + k}`;
-      const markdown = `# ${words(5)}\n\n${words(WORDS_PER_PAGE)}`;
-      return {
-        id: randomUUID(),
-        job_id: jobId,
-        team_id: teamId,
-        url,
-        url_key: `k${start + k}`,
-        status: 'completed' as const,
-        document: JSON.stringify({ markdown, metadata: { url, sourceURL: url, title: words(5), description: words(12), language: 'en' } }),
-        size_bytes: markdown.length,
-        credits_used: 1,
-      };
-    });
-    await db.insertInto('documents').values(rows).execute();
-  }
+  const pages = Array.from({ length: DOCUMENTS }, (_, i) => {
+    const url = `https://corpus.example/page/${i}`;
+    const document = { markdown: `# ${words(5)}\n\n${words(WORDS_PER_PAGE)}`, metadata: { url, sourceURL: url, title: words(5), description: words(12), language: 'en' } };
+    return { url, urlKey: `k${i}`, document };
+  });
+  let next = 0;
+  const store = async () => {
+    for (let page = pages[next++]; page; page = pages[next++]) {
+      const row = completedDocumentRow({ id: randomUUID(), jobId, teamId, url: page.url, urlKey: page.urlKey, document: page.document, creditsUsed: 1 });
+      await settlePage(db, { jobId, urlKey: page.urlKey, status: 'completed' }, row, { search: searchEntry(page.document, page.url) });
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, store));
   await sql`analyze search_documents`.execute(db);
 }
 
@@ -91,7 +90,7 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   const words = vocabulary(rand);
   const pick = zipfPicker(words, rand);
   const bench = await startBenchStack();
-  const db = createDb(bench.databaseUrl, { maxConnections: 2 });
+  const db = createDb(bench.databaseUrl, { maxConnections: 4 });
   try {
     const t0 = performance.now();
     await seed(db, bench.teamId, pick);
