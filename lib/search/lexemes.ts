@@ -13,8 +13,6 @@
 /** Weights of the fields, as `setweight` names them: title, description, body. */
 export type Weight = 'A' | 'B' | 'C';
 
-const SEPARATORS = /[^\p{L}\p{M}\p{N}]+/u;
-
 // Postgres's own limits (tsearch/ts_type.h): a lexeme under 2 KB, positions up to 16383 with at
 // most 256 kept per lexeme, and the lexemes of one tsvector under 1 MB.
 const MAX_LEXEME_BYTES = 2047;
@@ -111,7 +109,6 @@ export function queryText(query: string): string {
 }
 
 function queryTerm(term: string): string {
-  const negated = /^-+[\p{L}\p{M}\p{N}]/u.test(term);
-  const rest = term.split(SEPARATORS).filter(Boolean).join(' ');
-  return negated ? `-${rest}` : rest;
+  const rest = words(term).join(' ');
+  return /^-+[\p{L}\p{M}\p{N}]/u.test(term) ? `-${rest}` : rest;
 }
