@@ -9,6 +9,7 @@ import { migrations } from '../../../db/migrations/index.js';
 import { migrateToLatest } from '../../../db/migrator.js';
 import { down as searchIndexOutOfLine, up as searchIndexInline } from '../../../db/migrations/2026_11_25_000100_search_index_inline.js';
 import { acquireSlot } from '../../../db/repositories/concurrency-slots.js';
+import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import { storeScrapeResult } from '../../../db/repositories/documents.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
 import { searchEntry } from '../../../lib/search/index-entry.js';
@@ -137,5 +138,21 @@ describe('search index', () => {
         || setweight(to_tsvector('simple', ${fields.content}), 'C')) as same, ${tsvectorLiteral([{ text: fields.content, weight: 'C' }])}::tsvector::text as ours`.execute(testDb.db);
     expect(rows[0]!.same).toBe(true);
     expect(rows[0]!.ours).toBe("'again':7C,9C 'and':4C,8C 'moss':5C,6C 'space':3C 'survive':2C 'tardigrades':1C");
+  });
+
+  it('indexes a page once: a retried settle of the same page leaves the first entry', async () => {
+    const { db } = testDb;
+    const url = 'https://a.example/retried';
+    const jobId = await insertJob(db, teamA, url);
+    const settle = (markdown: string) => {
+      const document = { markdown, metadata: { url } };
+      const row = { ...documentRow(jobId, teamA, url, document, new Date()), url_key: 'retried' };
+      return settlePage(db, { jobId, urlKey: 'retried', status: 'completed' }, row, { search: searchEntry(document, url) });
+    };
+    expect((await settle('the first attempt stored quokkas')).inserted).toBe(true);
+    expect((await settle('a second attempt found wombats')).inserted).toBe(false);
+    const urls = async (query: string) => (await searchIndex(db, { teamId: teamA, query, limit: 10 })).map((h) => h.url);
+    expect(await urls('quokkas')).toEqual([url]);
+    expect(await urls('wombats')).toEqual([]);
   });
 });
