@@ -27,12 +27,14 @@ if (dir && isMainThread) {
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (config, ...rest) {
       const text = typeof config === 'string' ? config : config?.text;
+      const values = typeof config === 'string' ? rest[0] : config?.values;
       const result = original.call(this, config, ...rest);
       if (typeof text === 'string') {
         const key = text.replace(/\s+/g, ' ').trim().slice(0, 160);
-        const entry = counts.get(key) ?? { n: 0, ms: 0 };
+        const entry = counts.get(key) ?? { n: 0, ms: 0, bytes: 0 };
         counts.set(key, entry);
         entry.n += 1;
+        entry.bytes += Buffer.byteLength(text) + (Array.isArray(values) ? values.reduce((sum, v) => sum + byteLength(v), 0) : 0);
         // Round-trip time as the caller waits for it: the statement's work, its locks and its queueing.
         const started = performance.now();
         const done = () => (entry.ms += performance.now() - started);
@@ -40,6 +42,7 @@ if (dir && isMainThread) {
       }
       return result;
     };
+    const byteLength = (v) => (v == null ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(JSON.stringify(v) ?? ''));
     process.on('exit', () => {
       writeFileSync(join(dir, `sql.${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
     });

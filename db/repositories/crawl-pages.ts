@@ -193,7 +193,7 @@ export async function settlePage(
     .insertInto('documents')
     .values(document)
     .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-    .returning(['id', 'created_at']);
+    .returning(['id', 'created_at', 'document']);
   const existing = db.selectFrom('documents').select('id').where('job_id', '=', page.jobId).where('url_key', '=', page.urlKey);
   const parts: { name: string; body: OperationNodeSource }[] = [
     ...(search ? [{ name: 'indexed', body: sql`${indexStoredPage(document.team_id, search, sql`inserted`)} returning 1` }] : []),

@@ -39,7 +39,7 @@ export async function storeScrapeResult(
       .insertInto('documents')
       .values(doc)
       .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-      .returning(['id', 'created_at']);
+      .returning(['id', 'created_at', 'document']);
     // Only the first store completes the job, so a job is notified once.
     const completeJob = jobFinish(trx, doc.job_id, 'completed').returning(
       sql`pg_notify(${SCRAPE_STORED_CHANNEL}, id::text)`.as('notified'),

@@ -3,19 +3,22 @@
  * queries. Every query is filtered by team first: a team never sees another team's pages.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { SearchEntry } from '../../lib/search/index-entry.js';
+import { INDEXED_TEXT_CHARS, type SearchEntry } from '../../lib/search/index-entry.js';
 import { queryText } from '../../lib/search/lexemes.js';
 import type { Db } from '../connect.js';
 
 /**
  * The upsert of a page's entry, for the statement that stores its Document: `stored` is that
- * statement's CTE of the row it inserted (with `created_at`), empty when the page was already
- * there, so a retried store writes nothing. The newest version of a URL wins.
+ * statement's CTE of the row it inserted (with `created_at` and `document`), empty when the page
+ * was already there, so a retried store writes nothing. The entry's text is the Document's
+ * markdown, read from that row rather than sent a second time: it is most of the page's bytes.
+ * The newest version of a URL wins.
  */
 export function indexStoredPage(teamId: string, entry: SearchEntry, stored: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     insert into search_documents as s (team_id, url, host, title, description, content, lang, published_at, scraped_at, is_article, images, tsv)
-    select ${teamId}::uuid, ${entry.url}, ${entry.host}, ${entry.title}, ${entry.description}, ${entry.content}, ${entry.lang},
+    select ${teamId}::uuid, ${entry.url}, ${entry.host}, ${entry.title}, ${entry.description},
+      left(coalesce(document ->> 'markdown', ''), ${INDEXED_TEXT_CHARS}::integer), ${entry.lang},
       ${entry.publishedAt}::timestamptz, created_at, ${entry.isArticle}, ${JSON.stringify(entry.images)}::jsonb, ${entry.tsv}::tsvector
     from ${stored}
     on conflict (team_id, url) do update set

@@ -1,6 +1,8 @@
 /**
  * What the built-in search index keeps of a stored page (search_documents). Computed by the
- * writer of the page, beside its Document, so the shared database only stores it.
+ * writer of the page, beside its Document, so the shared database only stores it. The page's text
+ * is not part of it: the statement that stores the Document copies the text from there
+ * (db/repositories/search-index.ts), so a page's markdown crosses the wire to Postgres once.
  */
 import { tsvectorLiteral } from './lexemes.js';
 
@@ -9,7 +11,6 @@ export interface SearchEntry {
   host: string;
   title: string;
   description: string;
-  content: string;
   /** The primary subtag of the page's language, '' when unknown. */
   lang: string;
   publishedAt: Date | null;
@@ -19,8 +20,11 @@ export interface SearchEntry {
   tsv: string;
 }
 
-// Bounds that keep a row's tsvector under Postgres's 1 MB and ts_headline's re-read of the text short.
-const MAX_CONTENT = 200_000;
+/**
+ * The characters of a page's markdown the index keeps and reads words from: bounds that keep a
+ * row's tsvector under Postgres's 1 MB and ts_headline's re-read of the text short.
+ */
+export const INDEXED_TEXT_CHARS = 200_000;
 const MAX_TITLE = 1000;
 const MAX_DESCRIPTION = 4000;
 
@@ -32,7 +36,7 @@ export function searchEntry(document: { markdown?: unknown; metadata?: Record<st
   const url = text(meta.url) ?? text(meta.sourceURL) ?? storedUrl;
   const host = /^https?:\/\/(?:[^@/]*@)?([^/:?#]+)/i.exec(url)?.[1];
   if (!host) return undefined;
-  const content = (text(document.markdown) ?? '').slice(0, MAX_CONTENT);
+  const content = (text(document.markdown) ?? '').slice(0, INDEXED_TEXT_CHARS);
   const title = (text(meta.title) ?? text(meta.ogTitle) ?? '').slice(0, MAX_TITLE);
   const description = (text(meta.description) ?? text(meta.ogDescription) ?? '').slice(0, MAX_DESCRIPTION);
   return {
@@ -40,7 +44,6 @@ export function searchEntry(document: { markdown?: unknown; metadata?: Record<st
     host: host.toLowerCase(),
     title,
     description,
-    content,
     lang: (text(meta.language) ?? '').split('-')[0]!.toLowerCase(),
     publishedAt: publishedAt(meta),
     isArticle: meta.ogType === 'article' || 'publishedTime' in meta,

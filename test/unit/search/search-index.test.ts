@@ -12,7 +12,7 @@ import { acquireSlot } from '../../../db/repositories/concurrency-slots.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import { storeScrapeResult } from '../../../db/repositories/documents.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
-import { searchEntry } from '../../../lib/search/index-entry.js';
+import { INDEXED_TEXT_CHARS, searchEntry } from '../../../lib/search/index-entry.js';
 import { tsvectorLiteral } from '../../../lib/search/lexemes.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createDatabase, createTestDb, dropDatabase, testDatabaseUrl, type TestDb } from '../../helpers/test-db.js';
@@ -154,5 +154,28 @@ describe('search index', () => {
     const urls = async (query: string) => (await searchIndex(db, { teamId: teamA, query, limit: 10 })).map((h) => h.url);
     expect(await urls('quokkas')).toEqual([url]);
     expect(await urls('wombats')).toEqual([]);
+  });
+
+  it("keeps the stored Document's markdown as an entry's text, cut where its words are", async () => {
+    const { db } = testDb;
+    const contentOf = async (url: string) =>
+      (await db.selectFrom('search_documents').select('content').where('team_id', '=', teamA).where('url', '=', url).executeTakeFirstOrThrow()).content;
+    const long = `${'lorem ipsum '.repeat(INDEXED_TEXT_CHARS / 12)}pastthecut`;
+    await storePage(teamA, 'https://a.example/long', long);
+    expect(await contentOf('https://a.example/long')).toBe(long.slice(0, INDEXED_TEXT_CHARS));
+    expect(await searchIndex(db, { teamId: teamA, query: 'pastthecut', limit: 5 })).toEqual([]);
+
+    const settled = async (url: string, document: { markdown?: string; metadata: Record<string, unknown> }) => {
+      const jobId = await insertJob(db, teamA, url);
+      const row = { ...documentRow(jobId, teamA, url, { markdown: '', ...document }, new Date()), url_key: url };
+      const body = JSON.stringify(document);
+      await settlePage(db, { jobId, urlKey: url, status: 'completed' }, { ...row, document: body }, { search: searchEntry(document, url) });
+      return contentOf(url);
+    };
+    const markdown = 'Settled pages keep *their* markdown.';
+    expect(await settled('https://a.example/settled', { markdown, metadata: { url: 'https://a.example/settled' } })).toBe(markdown);
+    // A Document without markdown (formats without it) is listed by its title, with no text.
+    expect(await settled('https://a.example/no-markdown', { metadata: { title: 'Only a title' } })).toBe('');
+    expect((await searchIndex(db, { teamId: teamA, query: 'only title', limit: 5 })).map((h) => h.url)).toEqual(['https://a.example/no-markdown']);
   });
 });
