@@ -1,16 +1,14 @@
 /**
  * The crawl policy over the page pipeline (activities/page/pipeline.ts): one page of a crawl or
  * batch scrape. It adds the links the page discovers to the frontier, then stores the Document,
- * the page's final status, its charge and the release of its slot together, and its cache copy
- * after them.
+ * the page's final status, its cache copy, its charge and the release of its slot together.
  * Safe to run twice for the same page. The job's "completed" belongs to its workflow
  * (finishJob), which alone knows when the frontier is drained.
  */
-import { Context, log } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
-import { storeCachedPage } from '../db/repositories/page-cache.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import { searchEntry } from '../lib/search/index-entry.js';
@@ -189,14 +187,11 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
           charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
           lease: slot,
           search: searchEntry(outcome.document, page.url),
+          cacheCopy,
         },
       );
       // Its transaction released the slot.
       slot.released = true;
-      // After the page is settled, so a refused charge stores no copy; outside its transaction, so
-      // the team's cache total (kept by a trigger) is not held locked through the page's commit.
-      // A copy lost with the worker is a later cache miss, and a failed one is not the page's failure.
-      if (cacheCopy) await storeCachedPage(deps.db, cacheCopy).catch((err: unknown) => log.warn('page cache: copy not stored', { url: page.url, error: String(err) }));
       return { documentId: stored.documentId, creditsUsed, enqueued };
     },
   };

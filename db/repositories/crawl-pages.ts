@@ -8,6 +8,7 @@ import type { Db } from '../connect.js';
 import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import { chargeCtes, chargeMade, creditLimitReachedIn, type LedgerCharge } from './ledger.js';
+import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
 import { indexStoredPage } from './search-index.js';
 
 export interface FrontierCandidate {
@@ -166,13 +167,16 @@ export interface PageSettlement {
   lease?: SlotLease;
   /** The page's entry in the search index, written with its Document. */
   search?: SearchEntry;
+  /** The page's copy for the team's page cache (db/repositories/page-cache.ts). */
+  cacheCopy?: CacheCopy;
 }
 
 /**
  * Records a finished page: its document (kept once per job and URL), its search index entry, the
- * frontier row's final status, the page's charge and its slot's release, in one statement (and
- * so one transaction) so a crash never leaves one without the others. A refused charge
- * (CreditLimitReached) fails the statement and so rolls all of it back: the page is not delivered.
+ * frontier row's final status, its copy for the page cache, the page's charge and its slot's
+ * release, in one statement (and so one transaction) so a crash never leaves one without the
+ * others. A refused charge (CreditLimitReached) fails the statement and so rolls all of it back:
+ * the page is not delivered, and no copy is cached.
  *
  * The charge locks the team's usage row, which every page of the team's jobs charges: it comes
  * last, and the commit follows at once, in the server. With the charge a statement of its own the
@@ -188,6 +192,7 @@ export async function settlePage(
   settlement: PageSettlement = {},
 ): Promise<{ documentId: string; inserted: boolean }> {
   const { lease, search } = settlement;
+  const cache = settlement.cacheCopy && cacheStore(settlement.cacheCopy);
   const charge = settlement.charge && settlement.charge.credits > 0 ? settlement.charge : undefined;
   const insert = db
     .insertInto('documents')
@@ -214,19 +219,26 @@ export async function settlePage(
     // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
     sql`doc as (select id from inserted union all ${existing})`,
     ...parts.map((part) => sql`${sql.id(part.name)} as (${part.body})`),
+    // Written whether or not this attempt stored the Document: a retry refreshes the copy. Read in
+    // the select list before the charge, like the parts above; the team's cache total is raised
+    // by a statement trigger, at the statement's end.
+    ...(cache ? [cache.ctes] : []),
     ...(charge ? [chargeCtes(charge, sql<boolean>`exists (select 1 from inserted)`)] : []),
   ];
   const written = sql.join(parts.map((part) => sql`(select count(*) from ${sql.id(part.name)})`), sql` + `);
-  let outcome: { document_id: string | null; inserted: boolean };
+  type Outcome = { document_id: string | null; inserted: boolean; cache_over: boolean | null };
+  let outcome: Outcome;
   try {
-    const { rows } = await sql<{ document_id: string | null; inserted: boolean }>`
+    const { rows } = await sql<Outcome>`
       with ${sql.join(ctes)}
       select (select id from doc) as document_id, exists (select 1 from inserted) as inserted,
-        ${written} as written${charge ? sql`, ${chargeMade} as charged` : sql``}`.execute(db);
+        ${written} as written, ${cache ? sql`exists (select 1 from stored) and ${cache.over}` : sql`null`} as cache_over
+        ${charge ? sql`, ${chargeMade} as charged` : sql``}`.execute(db);
     outcome = rows[0]!;
   } catch (err) {
     throw creditLimitReachedIn(err, charge);
   }
+  if (cache) await evictIfOver(db, cache, outcome.cache_over === true);
   if (outcome.document_id !== null) return { documentId: outcome.document_id, inserted: outcome.inserted };
   // A concurrent attempt stored the Document after this statement's snapshot was taken.
   return db.transaction().execute(async (trx) => {

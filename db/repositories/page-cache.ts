@@ -59,17 +59,20 @@ export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
   await evictIfOver(db, store, rows[0]!.over);
 }
 
-/** A store as parts of a statement, then evictIfOver with what `over` selected. */
-interface CacheStore {
+/**
+ * A store as parts of a statement, then evictIfOver with what `over` selected. A page's settle
+ * (db/repositories/crawl-pages.ts) makes its copy this way, in the statement that stores it.
+ */
+export interface CacheStore {
   entry: CacheCopy;
   sizeBytes: number;
-  /** The CTEs `stored` and `expired`. */
+  /** The CTEs `stored` (a row when the copy is written) and `expired`. */
   ctes: RawBuilder<unknown>;
   /** Whether the team may be past its cap with the stored copy. */
   over: RawBuilder<boolean>;
 }
 
-function cacheStore(entry: CacheCopy): CacheStore {
+export function cacheStore(entry: CacheCopy): CacheStore {
   const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
   const ctes = sql`
     stored as (
@@ -79,10 +82,16 @@ function cacheStore(entry: CacheCopy): CacheStore {
       on conflict (team_id, cache_key) do update
         set url = excluded.url, document = excluded.document, outcome = excluded.outcome,
             size_bytes = excluded.size_bytes, cached_at = excluded.cached_at
+      returning 1
     ), expired as (
+      -- Rows another store is deleting are left to it: waiting on them would only queue stores,
+      -- and two deleting several rows in different orders could deadlock.
       delete from page_cache
-      where cached_at <= ${new Date(Date.now() - PAGE_CACHE_RETENTION_MS)}::timestamptz
-        and not (team_id = ${entry.teamId}::uuid and cache_key = ${entry.key})
+      where (team_id, cache_key) in (
+        select team_id, cache_key from page_cache
+        where cached_at <= ${new Date(Date.now() - PAGE_CACHE_RETENTION_MS)}::timestamptz
+          and not (team_id = ${entry.teamId}::uuid and cache_key = ${entry.key})
+        for update skip locked)
     )`;
   // The statement's parts share one snapshot: the total and the key's old copy are as before the store.
   const over = sql<boolean>`(
@@ -92,7 +101,7 @@ function cacheStore(entry: CacheCopy): CacheStore {
   return { entry, sizeBytes, ctes, over };
 }
 
-async function evictIfOver(db: Db, store: CacheStore, over: boolean): Promise<void> {
+export async function evictIfOver(db: Db, store: CacheStore, over: boolean): Promise<void> {
   if (over) await evictPastCap(db, store.entry.teamId, store.entry.key, store.sizeBytes);
 }
 

@@ -1,15 +1,19 @@
 /**
  * db/repositories/page-cache.ts against a real Postgres: a store replaces the key's copy and
  * applies both bounds (age for every team, bytes per team, oldest first), judging the byte cap by
- * the team's total that the page_cache triggers keep.
+ * the team's total that the page_cache triggers keep. Both writers of copies are held to it: the
+ * store on its own, and a crawl page's settle, which makes the copy in its own statement.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../../db/connect.js';
+import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import {
   findCachedPage,
   PAGE_CACHE_RETENTION_MS,
   PAGE_CACHE_TEAM_BYTES,
   storeCachedPage,
+  type CacheCopy,
 } from '../../../db/repositories/page-cache.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
@@ -44,8 +48,25 @@ async function seed(teamId: string, key: string, ageMs: number, sizeBytes = 10):
     .execute();
 }
 
+/** A crawl page of a job of its own, settled with `copy`. */
+async function settleWithCopy(db: Db, copy: CacheCopy): Promise<void> {
+  const jobId = randomUUID();
+  await db
+    .insertInto('jobs')
+    .values({ id: jobId, team_id: copy.teamId, kind: 'crawl', status: 'scraping', url: copy.url, options: '{}', workflow_id: `crawl-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + DAY_MS) })
+    .execute();
+  const document = { id: randomUUID(), job_id: jobId, team_id: copy.teamId, url: copy.url, url_key: copy.key, status: 'completed' as const, document: copy.document, size_bytes: 1, credits_used: 1 };
+  await settlePage(db, { jobId, urlKey: copy.key, status: 'completed' }, document, { cacheCopy: copy });
+}
+
+const writers: [string, (db: Db, copy: CacheCopy) => Promise<void>][] = [
+  ['storeCachedPage', storeCachedPage],
+  ["a crawl page's settle", settleWithCopy],
+];
+let write = writers[0]![1];
+
 function store(teamId: string, key: string, markdown: string): Promise<void> {
-  return storeCachedPage(t.db, {
+  return write(t.db, {
     teamId,
     key,
     url: `https://example.com/${key}`,
@@ -75,7 +96,11 @@ async function keysOf(teamId: string): Promise<string[]> {
   return rows.map((r) => r.cache_key);
 }
 
-describe('storeCachedPage', () => {
+describe.each(writers)('%s', (_, writer) => {
+  beforeAll(() => {
+    write = writer;
+  });
+
   it('replaces the copy under the same key', async () => {
     const teamId = await newTeamId();
     await store(teamId, 'a', 'first');
