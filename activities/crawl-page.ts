@@ -67,7 +67,7 @@ export type CrawlPagesOutcome =
   | { status: 'failed'; code: string; message: string };
 
 /** A page waits this long for one of the team's slots before its workflow retries it later. */
-const CRAWL_SLOT_WAIT_MS = 3_000;
+export const CRAWL_SLOT_WAIT_MS = 3_000;
 
 export function createCrawlPageActivity(
   deps: ActivityDeps,
@@ -185,13 +185,14 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
         }),
         {
           charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
-          lease: slot,
+          // A slot its lane runs further pages under stays held.
+          lease: slot.reused ? undefined : slot,
           search: searchEntry(outcome.document, page.url),
           cacheCopy,
         },
       );
       // Its transaction released the slot.
-      slot.released = true;
+      if (!slot.reused) slot.released = true;
       return { documentId: stored.documentId, creditsUsed, enqueued };
     },
   };

@@ -4,20 +4,23 @@
  * (activities/crawl-page.ts), and claims the next as soon as that one is settled, so a job with
  * concurrency N keeps N pages in flight with N slices, and Temporal sees one activity per lane
  * every few seconds instead of one per page or per batch, and no batch waits on its slowest page.
+ * The lane holds one of the team's concurrency slots while it has pages to run, and frees it when
+ * it falls idle or ends.
  *
- * Durability is per page, as before: each page settles its Document, frontier row, charge and
- * slot in its own transaction; every page claimed is marked with the slice's id, so its
+ * Durability is per page, as before: each page settles its Document, frontier row and charge in
+ * its own transaction; every page claimed is marked with the slice's id, so its
  * totals are read back from the rows (exact across attempts), and a retry after a worker died
  * hands the page that attempt had in flight back to the workflow instead of running it here.
  */
 import { Context } from '@temporalio/activity';
 import { claimQueued, claimTotals, openPageCount, pagesClaimedBy, type ClaimTotals } from '../db/repositories/crawl-pages.js';
 import type { FrontierPage } from '../lib/crawl/settings.js';
-import { crawlPolicy, crawlTask, finalFailure, type CrawlPageInput } from './crawl-page.js';
+import { CRAWL_SLOT_WAIT_MS, crawlPolicy, crawlTask, finalFailure, type CrawlPageInput } from './crawl-page.js';
 import type { ActivityDeps } from './deps.js';
 import { recordFailedPage } from './frontier-bookkeeping.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage } from './page/pipeline.js';
+import { withTeamSlot } from './page/team-slot.js';
 import { HEARTBEAT_INTERVAL_MS } from './page/signal.js';
 import { requireCredits, type TeamBudget } from './page/team-budget.js';
 import type { RobotsLookup } from './site/site-rules.js';
@@ -50,6 +53,8 @@ export interface CrawlSliceResult extends ClaimTotals {
   handBack?: FrontierPage;
 }
 
+type SliceStop = Pick<CrawlSliceResult, 'ended' | 'handBack'>;
+
 /** An idle slice (nothing queued, pages in flight elsewhere that may add links) polls this often. */
 const IDLE_POLL_FIRST_MS = 20;
 const IDLE_POLL_MAX_MS = 500;
@@ -75,7 +80,7 @@ export function createCrawlSliceActivity(
     }
   };
 
-  async function work(input: CrawlSliceInput): Promise<Pick<CrawlSliceResult, 'ended' | 'handBack'>> {
+  async function work(input: CrawlSliceInput): Promise<SliceStop> {
     const ctx = Context.current();
     const { sliceId, jobId, maxPages, sliceMs, withDocumentIds: _, ...common } = input;
     if (ctx.info.attempt > 1) {
@@ -91,11 +96,26 @@ export function createCrawlSliceActivity(
     };
     let claimed = 0;
     let idleMs = IDLE_POLL_FIRST_MS;
-    for (;;) {
-      if (Date.now() >= stopAt) return { ended: 'time' };
-      if (claimed >= maxPages) return { ended: 'budget' };
+    const ended = (): SliceEnd | undefined => (Date.now() >= stopAt ? 'time' : claimed >= maxPages ? 'budget' : undefined);
+    const claimNext = async (): Promise<FrontierPage | undefined> => {
       const [page] = await claimQueued(deps.db, jobId, sliceId, 1);
-      if (!page) {
+      if (page) claimed += 1;
+      return page;
+    };
+    /** What a page's failure means for the slice: it ends it, or the page is recorded as failed. */
+    const failed = async (page: FrontierPage, err: unknown): Promise<SliceStop | undefined> => {
+      if (ctx.cancellationSignal.aborted) throw err;
+      const final = finalFailure(err);
+      if (!final) return { ended: 'handed-back', handBack: page };
+      if (final.code === 'INSUFFICIENT_CREDITS') return { ended: 'out-of-credits' };
+      await recordFailedPage(deps.db, { jobId, teamId: input.teamId, page, code: final.code, error: final.message });
+      return undefined;
+    };
+    for (;;) {
+      const end = ended();
+      if (end) return { ended: end };
+      const first = await claimNext();
+      if (!first) {
         if ((await openPageCount(deps.db, jobId)) === 0) return { ended: 'drained' };
         // Pages in flight in other lanes may still add links: waiting here keeps this lane ready
         // for them, where returning would leave it idle until the workflow starts another slice.
@@ -103,19 +123,34 @@ export function createCrawlSliceActivity(
         idleMs = Math.min(idleMs * 2, IDLE_POLL_MAX_MS);
         continue;
       }
-      claimed += 1;
       idleMs = IDLE_POLL_FIRST_MS;
-      const one: CrawlPageInput = { ...common, jobId, page };
-      try {
-        const done = await runPage(deps, steps, crawlTask(one), { ...crawlPolicy(one, robotsFor), budget: currentBudget() });
-        if (done === NO_SLOT) return { ended: 'handed-back', handBack: page };
-      } catch (err) {
-        if (ctx.cancellationSignal.aborted) throw err;
-        const final = finalFailure(err);
-        if (!final) return { ended: 'handed-back', handBack: page };
-        if (final.code === 'INSUFFICIENT_CREDITS') return { ended: 'out-of-credits' };
-        await recordFailedPage(deps.db, { jobId, teamId: input.teamId, page, code: final.code, error: final.message });
+      const limit = await currentBudget().then(
+        (budget) => budget.plan.concurrency,
+        (err: unknown) => failed(first, err),
+      );
+      if (typeof limit !== 'number') {
+        if (limit) return limit;
+        continue;
       }
+      // One of the team's slots for the lane's run of pages, freed when the lane falls idle or the
+      // slice ends: taken and freed once a run instead of once a page.
+      const run = await withTeamSlot(deps.db, { teamId: input.teamId, limit, waitMs: CRAWL_SLOT_WAIT_MS }, async (slot) => {
+        slot.reused = true;
+        for (let next: FrontierPage | undefined = first; next; next = await claimNext()) {
+          const page = next;
+          const one: CrawlPageInput = { ...common, jobId, page };
+          const stop = await runPage(deps, steps, crawlTask(one), { ...crawlPolicy(one, robotsFor), budget: currentBudget(), slot }).then(
+            () => undefined,
+            (err: unknown) => failed(page, err),
+          );
+          if (stop) return stop;
+          const end = ended();
+          if (end) return { ended: end };
+        }
+        return undefined;
+      });
+      if (run === NO_SLOT) return { ended: 'handed-back', handBack: first };
+      if (run) return run;
     }
   }
 }

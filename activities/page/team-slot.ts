@@ -38,6 +38,11 @@ export interface HeldSlot extends SlotLease {
    * does, db/repositories/documents.ts and crawl-pages.ts), which saves the separate release.
    */
   released: boolean;
+  /**
+   * Set by work that runs several pages one after another under the slot (a frontier slice's
+   * lane, activities/crawl-slice.ts): a page's result then leaves it held for the next.
+   */
+  reused?: boolean;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ActivityDeps } from '../../../activities/deps.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import type { BrowserPool } from '../../../browser/browser-pool.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
+import { countActiveSlots } from '../../../db/repositories/concurrency-slots.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import { CreditLimitReached } from '../../../db/repositories/ledger.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
@@ -34,7 +35,9 @@ beforeAll(async () => {
   teamId = (await findOrCreateTeam(testDb.db, `slice-${randomUUID()}`)).id;
   server = createServer((req, res) => {
     if (req.url?.startsWith('/broken')) return res.writeHead(503).end('down');
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body><main><p>${'text '.repeat(100)}</p></main></body></html>`);
+    const page = () => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body><main><p>${'text '.repeat(100)}</p></main></body></html>`);
+    if (req.url?.startsWith('/slow')) setTimeout(page, 250);
+    else page();
   }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -128,11 +131,33 @@ describe('crawlSlice', () => {
     expect(await statuses(jobId)).toEqual({ '/a': 'completed', '/b': 'scraping', '/c': 'queued' });
   });
 
+  it("holds one of the team's slots through its run of pages, and frees it when it ends", async () => {
+    const jobId = await jobWith(['/slow-1', '/slow-2', '/slow-3']);
+    const leases = new Set<string>();
+    let most = 0;
+    const running = new MockActivityEnvironment().run(crawlSlice(), sliceInput(jobId));
+    let done = false;
+    void running.finally(() => (done = true));
+    while (!done) {
+      const rows = await testDb.db.selectFrom('concurrency_slots').select('lease_id').where('team_id', '=', teamId).execute();
+      for (const row of rows) leases.add(row.lease_id);
+      most = Math.max(most, rows.length);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await running).toMatchObject({ ended: 'drained', completed: 3 });
+    // One lease for the three pages, not one taken and freed per page.
+    expect(leases.size).toBe(1);
+    expect(most).toBe(1);
+    expect(await countActiveSlots(testDb.db, teamId)).toBe(0);
+  });
+
   it('waits, idle, while another lane has a page in flight, then takes the pages that page adds', async () => {
     const jobId = await jobWith(['/elsewhere']);
     await testDb.db.updateTable('crawl_pages').set({ status: 'scraping', claim_id: 'other-lane' }).where('job_id', '=', jobId).execute();
     const running = new MockActivityEnvironment().run(crawlSlice(), sliceInput(jobId));
     await new Promise((r) => setTimeout(r, 300));
+    // An idle lane holds none of the team's slots: another job of the team may need them.
+    expect(await countActiveSlots(testDb.db, teamId)).toBe(0);
     // The other lane's page adds a link, then settles.
     await queue(jobId, ['/found']);
     await settlePage(
@@ -154,8 +179,8 @@ describe('crawlSlice', () => {
 });
 
 describe('the crawl policy', () => {
-  // The cache copy is stored after the page's transaction, not in it: a page whose charge is
-  // refused is rolled back and must leave no copy behind, and a settled page must leave one.
+  // The cache copy is stored by the page's settle statement: a page whose charge is refused is
+  // rolled back with its copy, and a settled page leaves one.
   it('stores the cache copy of a settled page, and none for a page whose charge is refused', async () => {
     const persisted = async (path: string, monthlyCredits: number) => {
       const jobId = await jobWith([path]);
