@@ -28,6 +28,8 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   const bench = await startBenchStack();
   const startUrl = site.url('js', 0);
   const rates: Record<'one' | 'two', number[]> = { one: [], two: [] };
+  /** Per two-worker run, the share of the pages the worker that did fewer did. */
+  const smallerShares: number[] = [];
   const label = { one: 'one worker', two: 'two workers' };
   const notes: string[] = [];
   const loads: number[] = [];
@@ -44,7 +46,9 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
         const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: CONCURRENCY });
         rates[config].push(crawl.pages / crawl.seconds);
         const history = await historyStats(bench.temporal, crawl.workflowId);
-        const split = [...history.pagesByWorker.values()].join(' + ');
+        const perWorker = [...history.pagesByWorker.values()];
+        const split = perWorker.join(' + ');
+        if (config === 'two') smallerShares.push(perWorker.length < 2 ? 0 : Math.min(...perWorker) / perWorker.reduce((a, b) => a + b, 0));
         log(`  ${label[config]}, run ${i + 1}: ${crawl.pages} pages in ${crawl.seconds.toFixed(1)} s (pages per worker: ${split})`);
         if (i === settings.runs - 1) notes.push(`pages per worker, last run with ${label[config]}: ${split}`);
       }
@@ -63,7 +67,9 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
     rows: [
       { metric: 'one worker', unit: 'pages/s', values: rates.one },
       { metric: 'two workers', unit: 'pages/s', values: rates.two },
-      { metric: 'two ÷ one', unit: '×', values: rates.two.map((r, i) => r / rates.one[i]!) },
+      // Issue #16 §4: throughput with two workers is not lower than with one, and no split worse than 35/65.
+      { metric: 'two ÷ one', unit: '×', values: rates.two.map((r, i) => r / rates.one[i]!), target: { text: '≥ 1.0', ok: (m) => m >= 1 } },
+      { metric: "smaller worker's share of the pages", unit: '%', values: smallerShares.map((s) => 100 * s), target: { text: '≥ 35 %', ok: (m) => m >= 35 } },
     ],
     notes,
   };
