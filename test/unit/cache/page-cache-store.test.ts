@@ -16,6 +16,7 @@ import {
   type CacheCopy,
 } from '../../../db/repositories/page-cache.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
+import { endsOrWaitsOnLock } from '../../helpers/lock-wait.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 
 let t: TestDb;
@@ -116,6 +117,23 @@ describe.each(writers)('%s', (_, writer) => {
     await seed(otherTeamId, 'old', PAGE_CACHE_RETENTION_MS + DAY_MS);
     await store(teamId, 'new', 'fresh');
     expect(await keysOf(teamId)).toEqual(['new', 'recent']);
+    expect(await keysOf(otherTeamId)).toEqual([]);
+  });
+
+  it('leaves an expired copy that another transaction holds to it, instead of waiting for it', async () => {
+    const [teamId, otherTeamId] = [await newTeamId(), await newTeamId()];
+    await seed(otherTeamId, 'held', PAGE_CACHE_RETENTION_MS + DAY_MS);
+    let stored: Promise<void> | undefined;
+    await t.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('page_cache').select('cache_key').where('team_id', '=', otherTeamId).forUpdate().execute();
+      // The store either ends or waits on the held row, which stays locked until it does one of them.
+      stored = store(teamId, 'new', 'fresh');
+      const first = await endsOrWaitsOnLock(t.db, stored);
+      expect(first).toBe('ended');
+    });
+    await stored;
+    expect(await keysOf(otherTeamId)).toEqual(['held']);
+    await store(teamId, 'later', 'fresh');
     expect(await keysOf(otherTeamId)).toEqual([]);
   });
 

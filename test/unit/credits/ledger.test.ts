@@ -15,6 +15,7 @@ import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../../d
 import { saveTeamPlan } from '../../../db/repositories/plans.js';
 import { listCreditPeriods, readPeriodUsage, readTeamStanding } from '../../../db/repositories/usage.js';
 import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../../lib/plans.js';
+import { endsOrWaitsOnLock } from '../../helpers/lock-wait.js';
 import { createTestDb, documentRow, ledgerTotal, newJob, newTeam, type TestDb } from './fixture.js';
 
 let t: TestDb;
@@ -286,21 +287,8 @@ describe('under concurrency', () => {
     await t.db.transaction().execute(async (trx) => {
       await lockEnqueues(trx, jobId);
       // The settle either ends or waits on a lock; the enqueue's lock is held until it does one of them.
-      let waiting = true;
-      const lockWait = (async () => {
-        for (; waiting; await new Promise((r) => setTimeout(r, 10))) {
-          const { rows } = await sql<{ n: number }>`
-            select count(*)::integer as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
-          if (rows[0]!.n > 0) return 'waited on a lock';
-        }
-        return 'settled';
-      })();
-      const settled = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) }).then(() => 'settled');
-      settled.catch(() => undefined);
-      const first = await Promise.race([settled, lockWait]);
-      waiting = false;
-      await lockWait;
-      expect(first).toBe('settled');
+      const first = await endsOrWaitsOnLock(t.db, settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) }));
+      expect(first).toBe('ended');
     });
   });
 
