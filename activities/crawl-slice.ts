@@ -124,12 +124,12 @@ export function createCrawlSliceActivity(
         continue;
       }
       idleMs = IDLE_POLL_FIRST_MS;
-      const limit = await currentBudget().then(
-        (budget) => budget.plan.concurrency,
-        (err: unknown) => failed(first, err),
-      );
-      if (typeof limit !== 'number') {
-        if (limit) return limit;
+      let limit: number;
+      try {
+        limit = (await currentBudget()).plan.concurrency;
+      } catch (err) {
+        const stop = await failed(first, err);
+        if (stop) return stop;
         continue;
       }
       // One of the team's slots for the lane's run of pages, freed when the lane falls idle or the
