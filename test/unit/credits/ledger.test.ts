@@ -172,6 +172,36 @@ describe('a synchronous scrape (storeScrapeResult)', () => {
     }
   });
 
+  it("stores a page, its cache copy and its charge in one statement, so the team's usage row is locked only for its commit", async () => {
+    const team = await newTeam(t.db);
+    const jobId = await newJob(t.db, team, 'scrape');
+    const doc = documentRow(jobId, team.teamId, 'k');
+    const lease = await leaseSlot(team.teamId);
+    // A plugin sees the result of each statement sent (its query hook sees each builder's tree as well).
+    let statements = 0;
+    const counted = t.db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        statements++;
+        return result;
+      },
+    });
+    const cacheCopy = {
+      teamId: team.teamId,
+      key: 'k',
+      url: 'https://example.com/k',
+      document: JSON.stringify({ markdown: 'k' }),
+      outcome: JSON.stringify({ statusCode: 200 }),
+      cachedAt: new Date(),
+    };
+    await storeScrapeResult(counted, { document: doc, charge: charge(jobId, team.teamId, doc), lease, cacheCopy });
+    expect(statements).toBe(1);
+    expect(await ledgerTotal(t.db, { jobId })).toBe(1);
+    expect(await jobStatus(jobId)).toBe('completed');
+    expect(await countActiveSlots(t.db, team.teamId)).toBe(0);
+    expect(await t.db.selectFrom('page_cache').select('cache_key').where('team_id', '=', team.teamId).execute()).toEqual([{ cache_key: 'k' }]);
+  });
+
   it('leaves a job the API already failed failed', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team, 'scrape');
