@@ -47,5 +47,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-dev-shm-usage',
   // WebRTC only through the proxy, so its UDP cannot bypass the guard (browser/webrtc-policy.ts).
   WEBRTC_POLICY_ARG,
+  // Otherwise navigator.webdriver is true in every page under automation: the first check of
+  // most bot detection, and a plain script away for any site.
+  '--disable-blink-features=AutomationControlled',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...PER_CONTEXT_WASTE].join(',')}`,
 ];

@@ -46,8 +46,19 @@ function textOf(html: string | undefined, id: string): string | undefined {
   return new RegExp(`<p id="${id}">([^<]*)</p>`).exec(html ?? '')?.[1];
 }
 
-function environmentOf(html: string | undefined): { ua: string; width: number; language: string; timeZone: string; touch: number } {
-  return JSON.parse((textOf(html, 'env') ?? '{}').replaceAll('&quot;', '"')) as ReturnType<typeof environmentOf>;
+interface PageEnvironment {
+  ua: string;
+  width: number;
+  language: string;
+  timeZone: string;
+  touch: number;
+  webdriver: boolean;
+  plugins: number;
+  chrome: string;
+}
+
+function environmentOf(html: string | undefined): PageEnvironment {
+  return JSON.parse((textOf(html, 'env') ?? '{}').replaceAll('&quot;', '"')) as PageEnvironment;
 }
 
 describe('fetchWithBrowser: content', () => {
@@ -210,6 +221,16 @@ describe('fetchWithBrowser: emulation', () => {
     expect(textOf(page.html, 'custom')).toBe('yes');
     expect(textOf(page.html, 'header-ua')).toBe('TrawlTest/1.0');
     expect(environmentOf(page.html).ua).toBe('TrawlTest/1.0');
+  });
+
+  it('shows a page none of the usual headless tells: navigator.webdriver, a headless UA or client hint, no plugins', async () => {
+    const page = await fetchWithBrowser(pool, request(`${site.url}/environment`));
+    expect(environmentOf(page.html)).toMatchObject({ webdriver: false, chrome: 'object' });
+    expect(environmentOf(page.html).plugins).toBeGreaterThan(0);
+    expect(environmentOf(page.html).ua).not.toMatch(/headless/i);
+    expect(textOf(page.html, 'header-ua')).not.toMatch(/headless/i);
+    expect(textOf(page.html, 'sec-ch-ua')).toMatch(/Chromium/);
+    expect(textOf(page.html, 'sec-ch-ua')).not.toMatch(/headless/i);
   });
 
   it('maps countries to their main time zone', () => {

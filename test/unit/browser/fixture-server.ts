@@ -124,12 +124,14 @@ const routes: Record<string, Handler> = {
         `<p id="accept-language">${escapeHtml(String(req.headers['accept-language'] ?? ''))}</p>
          <p id="header-ua">${escapeHtml(String(req.headers['user-agent'] ?? ''))}</p>
          <p id="custom">${escapeHtml(String(req.headers['x-custom'] ?? ''))}</p>
+         <p id="sec-ch-ua">${escapeHtml(String(req.headers['sec-ch-ua'] ?? ''))}</p>
          <p id="env"></p>`,
         `<meta name="viewport" content="width=device-width, initial-scale=1">
          <script>addEventListener('DOMContentLoaded', () => {
           document.getElementById('env').textContent = JSON.stringify({
             ua: navigator.userAgent, width: innerWidth, language: navigator.language,
             timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, touch: navigator.maxTouchPoints,
+            webdriver: navigator.webdriver, plugins: navigator.plugins.length, chrome: typeof window.chrome,
           });
         });</script>`,
       ),
