@@ -8,7 +8,6 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../connect.js';
-import { relaxedCommit } from '../relaxed-commit.js';
 
 export const PAGE_CACHE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const PAGE_CACHE_TEAM_BYTES = 256 * 1024 * 1024;
@@ -47,21 +46,11 @@ export interface CacheCopy {
 }
 
 /**
- * Stores (or replaces) the team's copy under `key`, then applies both bounds. The byte cap is
- * checked against the team's total (page_cache_totals, kept by triggers), so a store below the
- * cap costs one statement; only a store that may pass it pays the ranking of the team's rows.
- */
-export async function storeCachedPage(db: Db, entry: CacheCopy): Promise<void> {
-  const store = cacheStore(entry);
-  // On its own a copy's commit need not wait for the disk: one lost in a database crash is a miss.
-  const relaxed = db.isTransaction ? sql`` : sql`, ${relaxedCommit(db)}`;
-  const { rows } = await sql<{ over: boolean }>`with ${store.ctes} select ${store.over} as over ${relaxed}`.execute(db);
-  await evictIfOver(db, store, rows[0]!.over);
-}
-
-/**
- * A store as parts of a statement, then evictIfOver with what `over` selected. A page's settle
- * (db/repositories/crawl-pages.ts) makes its copy this way, in the statement that stores it.
+ * Stores (or replaces) the team's copy under `key`, as parts of the statement that stores its page
+ * (settlePage in crawl-pages.ts, storeScrapeResult in documents.ts), then evictIfOver with what
+ * `over` selected. The byte cap is checked against the team's total (page_cache_totals, kept by
+ * triggers), so a store below the cap costs nothing more; only a store that may pass it pays the
+ * ranking of the team's rows.
  */
 export interface CacheStore {
   entry: CacheCopy;

@@ -1,18 +1,21 @@
 /**
  * db/repositories/page-cache.ts against a real Postgres: a store replaces the key's copy and
  * applies both bounds (age for every team, bytes per team, oldest first), judging the byte cap by
- * the team's total that the page_cache triggers keep. Both writers of copies are held to it: the
- * store on its own, and a crawl page's settle, which makes the copy in its own statement.
+ * the team's total that the page_cache triggers keep. Both writers of copies are held to it: a
+ * synchronous scrape's store and a crawl page's settle, each of which makes the copy in the
+ * statement that stores its page.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/connect.js';
+import { acquireSlot } from '../../../db/repositories/concurrency-slots.js';
 import { settlePage } from '../../../db/repositories/crawl-pages.js';
+import { storeScrapeResult } from '../../../db/repositories/documents.js';
+import { pageChargeKey } from '../../../db/repositories/ledger.js';
 import {
   findCachedPage,
   PAGE_CACHE_RETENTION_MS,
   PAGE_CACHE_TEAM_BYTES,
-  storeCachedPage,
   type CacheCopy,
 } from '../../../db/repositories/page-cache.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
@@ -49,19 +52,34 @@ async function seed(teamId: string, key: string, ageMs: number, sizeBytes = 10):
     .execute();
 }
 
-/** A crawl page of a job of its own, settled with `copy`. */
-async function settleWithCopy(db: Db, copy: CacheCopy): Promise<void> {
+/** A job of its own, and its Document for the page `copy` is of. */
+async function jobWithDocument(db: Db, kind: 'crawl' | 'scrape', copy: CacheCopy) {
   const jobId = randomUUID();
   await db
     .insertInto('jobs')
-    .values({ id: jobId, team_id: copy.teamId, kind: 'crawl', status: 'scraping', url: copy.url, options: '{}', workflow_id: `crawl-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + DAY_MS) })
+    .values({ id: jobId, team_id: copy.teamId, kind, status: 'scraping', url: copy.url, options: '{}', workflow_id: `${kind}-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + DAY_MS) })
     .execute();
-  const document = { id: randomUUID(), job_id: jobId, team_id: copy.teamId, url: copy.url, url_key: copy.key, status: 'completed' as const, document: copy.document, size_bytes: 1, credits_used: 1 };
+  const document = { id: randomUUID(), job_id: jobId, team_id: copy.teamId, url: copy.url, url_key: copy.key, status: 'completed' as const, document: copy.document, size_bytes: 1, credits_used: 0 };
+  return { jobId, document };
+}
+
+/** A crawl page of a job of its own, settled with `copy`. */
+async function settleWithCopy(db: Db, copy: CacheCopy): Promise<void> {
+  const { jobId, document } = await jobWithDocument(db, 'crawl', copy);
   await settlePage(db, { jobId, urlKey: copy.key, status: 'completed' }, document, { cacheCopy: copy });
 }
 
+/** A synchronous scrape of a job of its own, stored with `copy`; free, so no plan is involved. */
+async function storeScrapeWithCopy(db: Db, copy: CacheCopy): Promise<void> {
+  const { jobId, document } = await jobWithDocument(db, 'scrape', copy);
+  const lease = await acquireSlot(db, copy.teamId, 1_000, randomUUID(), 30_000);
+  if (!lease) throw new Error('no free slot');
+  const charge = { teamId: copy.teamId, jobId, documentId: document.id, chargeKey: pageChargeKey(jobId, copy.key), reason: 'page' as const, credits: 0, periodCredits: 0 };
+  await storeScrapeResult(db, { document, charge, lease, cacheCopy: copy });
+}
+
 const writers: [string, (db: Db, copy: CacheCopy) => Promise<void>][] = [
-  ['storeCachedPage', storeCachedPage],
+  ["a synchronous scrape's store", storeScrapeWithCopy],
   ["a crawl page's settle", settleWithCopy],
 ];
 let write = writers[0]![1];
