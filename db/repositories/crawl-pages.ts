@@ -2,13 +2,14 @@
  * The crawl frontier in Postgres: which pages a crawl or batch scrape will scrape, and where each
  * one is. Every write is idempotent, because Temporal delivers activities at least once.
  */
-import { sql, type OperationNodeSource, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
 import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
 import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
-import { chargeCtes, chargeMade, creditLimitReachedIn, type LedgerCharge } from './ledger.js';
-import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
+import type { LedgerCharge } from './ledger.js';
+import type { CacheCopy } from './page-cache.js';
+import { documentInsert, storePage } from './page-store.js';
 import { indexStoredPage } from './search-index.js';
 
 export interface FrontierCandidate {
@@ -174,16 +175,11 @@ export interface PageSettlement {
 /**
  * Records a finished page: its document (kept once per job and URL), its search index entry, the
  * frontier row's final status, its copy for the page cache, the page's charge and its slot's
- * release, in one statement (and so one transaction) so a crash never leaves one without the
- * others. A refused charge (CreditLimitReached) fails the statement and so rolls all of it back:
- * the page is not delivered, and no copy is cached.
- *
- * The charge locks the team's usage row, which every page of the team's jobs charges: it comes
- * last, and the commit follows at once, in the server. With the charge a statement of its own the
- * row stayed locked until the worker, busy with other pages, got round to sending the commit:
- * 10.8 ms of waiting per page in the bench's crawl. The select list reads each part in turn,
- * which is what makes the charge the last to run (the parts of a statement are otherwise
- * unordered).
+ * release, in one statement (page-store.ts) so a crash never leaves one without the others. A
+ * refused charge (CreditLimitReached) fails the statement and so rolls all of it back: the page
+ * is not delivered, and no copy is cached. With the charge a statement of its own, the team's
+ * usage row stayed locked until the worker, busy with other pages, got round to sending the
+ * commit: 10.8 ms of waiting per page in the bench's crawl.
  */
 export async function settlePage(
   db: Db,
@@ -192,53 +188,31 @@ export async function settlePage(
   settlement: PageSettlement = {},
 ): Promise<{ documentId: string; inserted: boolean }> {
   const { lease, search } = settlement;
-  const cache = settlement.cacheCopy && cacheStore(settlement.cacheCopy);
-  const charge = settlement.charge && settlement.charge.credits > 0 ? settlement.charge : undefined;
-  const insert = db
-    .insertInto('documents')
-    .values(document)
-    .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-    .returning(['id', 'created_at', 'document']);
   const existing = db.selectFrom('documents').select('id').where('job_id', '=', page.jobId).where('url_key', '=', page.urlKey);
-  const parts: { name: string; body: OperationNodeSource }[] = [
-    ...(search ? [{ name: 'indexed', body: sql`${indexStoredPage(document.team_id, search, sql`inserted`)} returning 1` }] : []),
-    {
-      name: 'frontier',
-      body: frontierUpdate(db, page, sql<string>`(select id from doc)`)
-        .where(sql<boolean>`exists (select 1 from job) and exists (select 1 from doc)`)
-        .returning(sql<number>`1`.as('one')),
-    },
-    ...(lease ? [{ name: 'slot', body: slotRelease(db, lease).returning(sql<number>`1`.as('one')) }] : []),
-  ];
-  const ctes = [
-    // The job row's key-share lock, which the foreign keys would take only at the statement's end:
-    // an append to a batch holds that row while it adds frontier rows (lockJobFor), so this settle
-    // must not hold its frontier row while it waits for the job row (the update is gated on it).
-    sql`job as (select id from jobs where id = ${page.jobId}::uuid for key share)`,
-    sql`inserted as (${insert})`,
-    // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
-    sql`doc as (select id from inserted union all ${existing})`,
-    ...parts.map((part) => sql`${sql.id(part.name)} as (${part.body})`),
-    // Written whether or not this attempt stored the Document: a retry refreshes the copy. Read in
-    // the select list before the charge, like the parts above; the team's cache total is raised
-    // by a statement trigger, at the statement's end.
-    ...(cache ? [cache.ctes] : []),
-    ...(charge ? [chargeCtes(charge, sql<boolean>`exists (select 1 from inserted)`)] : []),
-  ];
-  const written = sql.join(parts.map((part) => sql`(select count(*) from ${sql.id(part.name)})`), sql` + `);
-  type Outcome = { document_id: string | null; inserted: boolean; cache_over: boolean | null };
-  let outcome: Outcome;
-  try {
-    const { rows } = await sql<Outcome>`
-      with ${sql.join(ctes)}
-      select (select id from doc) as document_id, exists (select 1 from inserted) as inserted,
-        ${written} as written, ${cache ? sql`exists (select 1 from stored) and ${cache.over}` : sql`null`} as cache_over
-        ${charge ? sql`, ${chargeMade} as charged` : sql``}`.execute(db);
-    outcome = rows[0]!;
-  } catch (err) {
-    throw creditLimitReachedIn(err, charge);
-  }
-  if (cache) await evictIfOver(db, cache, outcome.cache_over === true);
+  const outcome = await storePage<{ document_id: string | null; inserted: boolean }>(db, {
+    ctes: [
+      // The job row's key-share lock, which the foreign keys would take only at the statement's end:
+      // an append to a batch holds that row while it adds frontier rows (lockJobFor), so this settle
+      // must not hold its frontier row while it waits for the job row (the update is gated on it).
+      sql`job as (select id from jobs where id = ${page.jobId}::uuid for key share)`,
+      documentInsert(db, document),
+      // An earlier attempt's row, when this one inserted none (one inserted now is not in the snapshot).
+      sql`doc as (select id from inserted union all ${existing})`,
+    ],
+    parts: [
+      ...(search ? [{ name: 'indexed', body: sql`${indexStoredPage(document.team_id, search, sql`inserted`)} returning 1` }] : []),
+      {
+        name: 'frontier',
+        body: frontierUpdate(db, page, sql<string>`(select id from doc)`)
+          .where(sql<boolean>`exists (select 1 from job) and exists (select 1 from doc)`)
+          .returning(sql<number>`1`.as('one')),
+      },
+      ...(lease ? [{ name: 'slot', body: slotRelease(db, lease).returning(sql<number>`1`.as('one')) }] : []),
+    ],
+    select: sql`(select id from doc) as document_id, exists (select 1 from inserted) as inserted`,
+    cacheCopy: settlement.cacheCopy,
+    charge: settlement.charge,
+  });
   if (outcome.document_id !== null) return { documentId: outcome.document_id, inserted: outcome.inserted };
   // A concurrent attempt stored the Document after this statement's snapshot was taken.
   return db.transaction().execute(async (trx) => {

@@ -1,11 +1,12 @@
-import { sql, type OperationNodeSource } from 'kysely';
+import { sql } from 'kysely';
 import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
 import type { DocumentRow, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import { jobFinish } from './jobs.js';
-import { chargeCtes, chargeMade, creditLimitReachedIn, type LedgerCharge } from './ledger.js';
-import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
+import type { LedgerCharge } from './ledger.js';
+import type { CacheCopy } from './page-cache.js';
+import { documentInsert, storePage } from './page-store.js';
 import { indexStoredPage } from './search-index.js';
 
 /**
@@ -22,8 +23,7 @@ export async function notifyResultStored(db: Db, jobId: string): Promise<void> {
 /**
  * Stores a single scrape's result: its Document with its charge, its job marked completed, the
  * concurrency slot it held released, its search index entry, and its copy for the page cache, in
- * one statement (and so one transaction and one round trip), as a crawl page's settle does
- * (settlePage in crawl-pages.ts, which explains the order of its parts).
+ * one statement (page-store.ts).
  * Idempotent: a retried activity writing the same (job, url) again keeps the first row and gets
  * its id back, so a page is stored and counted once however often Temporal delivers the task.
  * A refused charge (CreditLimitReached) rolls all of it back: no document, the job still running,
@@ -34,40 +34,19 @@ export async function storeScrapeResult(
   result: { document: NewDocument; charge: LedgerCharge; lease: SlotLease; cacheCopy?: CacheCopy; search?: SearchEntry },
 ): Promise<{ id: string; inserted: boolean }> {
   const { document: doc, lease, search } = result;
-  const cache = result.cacheCopy && cacheStore(result.cacheCopy);
-  const charge = result.charge.credits > 0 ? result.charge : undefined;
-  const insert = db
-    .insertInto('documents')
-    .values(doc)
-    .onConflict((oc) => oc.columns(['job_id', 'url_key']).doNothing())
-    .returning(['id', 'created_at', 'document']);
-  const parts: { name: string; body: OperationNodeSource }[] = [
-    // Only the first store completes the job, so a job is notified once.
-    { name: 'job', body: jobFinish(db, doc.job_id, 'completed').returning(sql`pg_notify(${SCRAPE_STORED_CHANNEL}, id::text)`.as('notified')) },
-    { name: 'slot', body: slotRelease(db, lease).returning(sql<number>`1`.as('one')) },
-    ...(search ? [{ name: 'indexed', body: sql`${indexStoredPage(doc.team_id, search, sql`inserted`)} returning 1` }] : []),
-  ];
-  const ctes = [
-    sql`inserted as (${insert})`,
-    ...parts.map((part) => sql`${sql.id(part.name)} as (${part.body})`),
-    ...(cache ? [cache.ctes] : []),
-    ...(charge ? [chargeCtes(charge, sql<boolean>`exists (select 1 from inserted)`)] : []),
-  ];
-  const written = sql.join(parts.map((part) => sql`(select count(*) from ${sql.id(part.name)})`), sql` + `);
-  type Outcome = { id: string | null; cache_over: boolean | null };
-  let outcome: Outcome;
-  try {
-    const { rows } = await sql<Outcome>`
-      with ${sql.join(ctes)}
-      select (select id from inserted) as id, ${written} as written,
-        ${cache ? sql`exists (select 1 from stored) and ${cache.over}` : sql`null`} as cache_over
-        ${charge ? sql`, ${chargeMade} as charged` : sql``}`.execute(db);
-    outcome = rows[0]!;
-  } catch (err) {
-    throw creditLimitReachedIn(err, charge);
-  }
-  if (cache) await evictIfOver(db, cache, outcome.cache_over === true);
-  if (outcome.id !== null) return { id: outcome.id, inserted: true };
+  const { id } = await storePage<{ id: string | null }>(db, {
+    ctes: [documentInsert(db, doc)],
+    parts: [
+      // Only the first store completes the job, so a job is notified once.
+      { name: 'job', body: jobFinish(db, doc.job_id, 'completed').returning(sql`pg_notify(${SCRAPE_STORED_CHANNEL}, id::text)`.as('notified')) },
+      { name: 'slot', body: slotRelease(db, lease).returning(sql<number>`1`.as('one')) },
+      ...(search ? [{ name: 'indexed', body: sql`${indexStoredPage(doc.team_id, search, sql`inserted`)} returning 1` }] : []),
+    ],
+    select: sql`(select id from inserted) as id`,
+    cacheCopy: result.cacheCopy,
+    charge: result.charge,
+  });
+  if (id !== null) return { id, inserted: true };
   // An earlier attempt stored the Document: its id is the scrape's.
   const existing = await db
     .selectFrom('documents')
