@@ -4,7 +4,6 @@
  * result also completes its job and frees its concurrency slot in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen } from '../../../db/listen.js';
 import { insertApiKey } from '../../../db/repositories/api-keys.js';
@@ -15,7 +14,7 @@ import { CreditLimitReached, pageChargeKey, type LedgerCharge } from '../../../d
 import { saveTeamPlan } from '../../../db/repositories/plans.js';
 import { listCreditPeriods, readPeriodUsage, readTeamStanding } from '../../../db/repositories/usage.js';
 import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../../lib/plans.js';
-import { endsOrWaitsOnLock } from '../../helpers/lock-wait.js';
+import { endsOrWaitsOnLock, waitForLockWait } from '../../helpers/lock-wait.js';
 import { createTestDb, documentRow, ledgerTotal, newJob, newTeam, type TestDb } from './fixture.js';
 
 let t: TestDb;
@@ -42,16 +41,6 @@ async function leaseSlot(teamId: string): Promise<SlotLease> {
   const lease = await acquireSlot(t.db, teamId, 10, randomUUID(), 30_000);
   if (!lease) throw new Error('no free slot');
   return lease;
-}
-
-/** Until some session of this database waits for a row lock. */
-async function waitForLockWait(): Promise<void> {
-  for (;;) {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::integer as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
-    if (rows[0]!.n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 async function jobStatus(jobId: string): Promise<string> {
@@ -172,7 +161,7 @@ describe('a synchronous scrape (storeScrapeResult)', () => {
     }
   });
 
-  it("stores a page, its cache copy and its charge in one statement, so the team's usage row is locked only for its commit", async () => {
+  it('stores a page, its cache copy and its charge in one statement', async () => {
     const team = await newTeam(t.db);
     const jobId = await newJob(t.db, team, 'scrape');
     const doc = documentRow(jobId, team.teamId, 'k');
@@ -299,7 +288,7 @@ describe('under concurrency', () => {
       await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
       settling = settlePage(t.db, { jobId, urlKey: 'a', status: 'completed' }, doc, { charge: charge(jobId, team.teamId, doc) });
       settling.catch(() => undefined);
-      await waitForLockWait();
+      await waitForLockWait(t.db);
       await trx
         .insertInto('crawl_pages')
         .values({ job_id: jobId, url_key: 'a', url: 'https://example.com/a', depth: 1 })
