@@ -45,13 +45,7 @@ export interface CacheCopy {
   cachedAt: Date;
 }
 
-/**
- * Stores (or replaces) the team's copy under `key`, as parts of the statement that stores its page
- * (settlePage in crawl-pages.ts, storeScrapeResult in documents.ts), then evictIfOver with what
- * `over` selected. The byte cap is checked against the team's total (page_cache_totals, kept by
- * triggers), so a store below the cap costs nothing more; only a store that may pass it pays the
- * ranking of the team's rows.
- */
+/** A copy's store as parts of a statement (cacheStore). */
 export interface CacheStore {
   entry: CacheCopy;
   sizeBytes: number;
@@ -61,6 +55,12 @@ export interface CacheStore {
   over: RawBuilder<boolean>;
 }
 
+/**
+ * Stores (or replaces) the team's copy under `key`, as parts of the statement that stores its page
+ * (storePage in page-store.ts), followed by evictIfOver with what `over` selected. The byte cap is
+ * checked against the team's total (page_cache_totals, kept by triggers), so a store below the cap
+ * costs nothing more; only a store that may pass it pays the ranking of the team's rows.
+ */
 export function cacheStore(entry: CacheCopy): CacheStore {
   const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
   const ctes = sql`
