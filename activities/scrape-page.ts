@@ -51,7 +51,9 @@ export function createScrapePageActivity(deps: ActivityDeps, steps: readonly Enr
     const sourceUrl = input.sourceUrl ?? input.url;
     const task = { ...input, sourceUrl };
     try {
-      const done = await runPage(deps, steps, task, scrapePolicy(input));
+      // The caller waits for the Document to be converted and stored; the page's reset would
+      // compete with that for the CPU, so it comes after (about 10 ms of the p50, bench/RESULTS.md).
+      const done = await deps.browser.deferResets(() => runPage(deps, steps, task, scrapePolicy(input)));
       if (done === NO_SLOT) throw new NonRetryablePageError('CONCURRENCY_LIMITED', 'Concurrency limit reached');
       return done;
     } catch (err) {

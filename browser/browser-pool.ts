@@ -13,6 +13,7 @@
  * it, it crashed, its reset failed, or its call was abandoned mid-way) is closed with its context.
  * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
@@ -331,7 +332,9 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       if (handedOut) openPages--;
       const done = launched;
       const page = warm;
+      const deferredUntil = page && deferring.getStore();
       const task = (async () => {
+        await deferredUntil;
         if (page && done) await recycle(page, done, callbackSettled);
         if (done) {
           done.openContexts--;
@@ -347,9 +350,27 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
   }
 
+  /** Settles when the `deferResets` call it belongs to does, or when the pool closes. */
+  const deferring = new AsyncLocalStorage<Promise<void>>();
+  const openDeferrals = new Set<() => void>();
+
+  async function deferResets<T>(fn: () => Promise<T>): Promise<T> {
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    openDeferrals.add(settle);
+    try {
+      return await deferring.run(settled, fn);
+    } finally {
+      openDeferrals.delete(settle);
+      settle();
+    }
+  }
+
   async function close(): Promise<void> {
     closeAll ??= (async () => {
       closed = true;
+      // Pages a deferring caller still holds back would keep close() waiting on that caller.
+      for (const settle of openDeferrals) settle();
       clearTimeout(idleTimer);
       slots.rejectWaiting(closedError());
       await launching?.catch(noop);
@@ -363,6 +384,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   return {
     id,
     withPage,
+    deferResets,
     stats: () => ({
       launches,
       crashes,

@@ -6,6 +6,7 @@ import {
   type BlockableRequest,
   type BrowserPool,
   type BrowserPoolOptions,
+  type Page,
 } from '../../../browser/browser-pool.js';
 import { findChromiumProcesses, type ChromiumProcess } from '../../../browser/chromium-processes.js';
 import { startCountingProxy } from '../../helpers/counting-proxy.js';
@@ -107,6 +108,42 @@ describe('createBrowserPool', () => {
         slotsWaiting: 0,
       });
     });
+  });
+
+  it('deferResets holds back the reset of a page, and its slot, until the caller is done', async () => {
+    await withPool({ maxConcurrentPages: 2 }, async (pool) => {
+      let used: Page | undefined;
+      const page = `${site.url}/plain`;
+      await pool.deferResets(async () => {
+        await pool.withPage({}, async (p) => {
+          used = p;
+          await p.goto(page);
+        });
+        // Long enough for a reset started at release to have replaced the document.
+        await sleep(500);
+        expect(used!.url()).toBe(page);
+        expect(pool.stats()).toMatchObject({ openPages: 0, slotsInUse: 1, warmPages: 0 });
+      });
+      await until(() => pool.stats().slotsInUse === 0);
+      expect(used!.url()).toBe('about:blank');
+      expect(pool.stats()).toMatchObject({ warmPages: 1 });
+
+      // Outside deferResets the reset starts at release.
+      await pool.withPage({}, async (p) => {
+        used = p;
+        await p.goto(page);
+      });
+      await until(() => used!.url() === 'about:blank');
+    });
+  });
+
+  it('closes while a deferResets caller still holds pages back', async () => {
+    const pool = createBrowserPool({});
+    await pool.deferResets(async () => {
+      await visit(pool, '/plain');
+      await pool.close();
+    });
+    expect(pool.stats()).toMatchObject({ browsersOpen: 0, slotsInUse: 0 });
   });
 
   it('lets a queued caller leave when its signal aborts', async () => {

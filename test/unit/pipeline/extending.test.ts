@@ -13,7 +13,7 @@ import type { ActivityDeps } from '../../../activities/deps.js';
 import { ENRICH_STEPS } from '../../../activities/page/enrich.js';
 import { createScrapePageActivity, type ScrapePageResult } from '../../../activities/scrape-page.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
-import type { BrowserPool } from '../../../browser/browser-pool.js';
+import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import { findDocument } from '../../../db/repositories/documents.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
@@ -28,6 +28,7 @@ let server: Server;
 let pageUrl: string;
 let teamId: string;
 let deps: ActivityDeps;
+let browser: BrowserPool;
 const steps = [...ENRICH_STEPS, readingTimeStep];
 
 beforeAll(async () => {
@@ -36,12 +37,14 @@ beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE)).listen(0, '127.0.0.1');
   await once(server, 'listening');
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/essay`;
-  // A static page never needs the browser.
-  deps = { db: testDb.db, browser: undefined as unknown as BrowserPool, allowPrivateNetwork: true };
+  // A static page never launches the browser.
+  browser = createBrowserPool();
+  deps = { db: testDb.db, browser, allowPrivateNetwork: true };
 });
 
 afterAll(async () => {
   server?.close();
+  await browser?.close();
   await closeGuardedDispatchers();
   await testDb?.drop();
 });
