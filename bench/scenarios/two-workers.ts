@@ -1,6 +1,7 @@
 /**
  * JavaScript crawl with one worker, then with a second worker added to the same stack: does a
- * second worker process (and its own Chromium) add throughput on this machine? The split of the
+ * second worker process (and its own Chromium) add throughput on this machine? Each run crawls
+ * with one, then starts the second, crawls with both and stops it again. The split of the
  * pages between the workers is read from the crawl's Temporal history (which worker started each
  * crawlPage activity).
  */
@@ -17,7 +18,7 @@ const CONCURRENCY = 8;
 
 export const twoWorkers: Scenario = {
   name: 'two-workers',
-  description: `JavaScript crawl (the js variant) through the API with one worker, then with a second worker process added to the same stack; maxConcurrency ${CONCURRENCY} (each worker renders up to 4 pages at once). The split of pages between the workers comes from the Temporal history.`,
+  description: `JavaScript crawl (the js variant) through the API with one worker, then with a second worker process added to the same stack (and stopped again before the next run); maxConcurrency ${CONCURRENCY} (each worker renders up to 4 pages at once). The split of pages between the workers comes from the Temporal history.`,
   run,
 };
 
@@ -33,25 +34,29 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   const label = { one: 'one worker', two: 'two workers' };
   const notes: string[] = [];
   const loads: number[] = [];
+  const warmUp = () => timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: CONCURRENCY });
+  const measure = async (config: 'one' | 'two', run: number) => {
+    loads.push(loadavg()[0]!);
+    const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: CONCURRENCY });
+    rates[config].push(crawl.pages / crawl.seconds);
+    const history = await historyStats(bench.temporal, crawl.workflowId);
+    const perWorker = [...history.pagesByWorker.values()];
+    const split = perWorker.join(' + ');
+    if (config === 'two') smallerShares.push(perWorker.length < 2 ? 0 : Math.min(...perWorker) / perWorker.reduce((a, b) => a + b, 0));
+    log(`  ${label[config]}, run ${run + 1}: ${crawl.pages} pages in ${crawl.seconds.toFixed(1)} s (pages per worker: ${split})`);
+    if (run === settings.runs - 1) notes.push(`pages per worker, last run with ${label[config]}: ${split}`);
+  };
   try {
-    await timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: CONCURRENCY });
-    for (const config of ['one', 'two'] as const) {
-      if (config === 'two') {
-        await bench.stack.startWorker();
-        // The new worker's JIT and browser, as the warm-up did for the first.
-        await timedCrawl(bench, { startUrl, limit: Math.min(20, pages), maxConcurrency: CONCURRENCY });
-      }
-      for (let i = 0; i < settings.runs; i++) {
-        loads.push(loadavg()[0]!);
-        const crawl = await timedCrawl(bench, { startUrl, limit: pages, maxConcurrency: CONCURRENCY });
-        rates[config].push(crawl.pages / crawl.seconds);
-        const history = await historyStats(bench.temporal, crawl.workflowId);
-        const perWorker = [...history.pagesByWorker.values()];
-        const split = perWorker.join(' + ');
-        if (config === 'two') smallerShares.push(perWorker.length < 2 ? 0 : Math.min(...perWorker) / perWorker.reduce((a, b) => a + b, 0));
-        log(`  ${label[config]}, run ${i + 1}: ${crawl.pages} pages in ${crawl.seconds.toFixed(1)} s (pages per worker: ${split})`);
-        if (i === settings.runs - 1) notes.push(`pages per worker, last run with ${label[config]}: ${split}`);
-      }
+    await warmUp();
+    // One worker and two alternate within each run, so a drift over the scenario (one worker's
+    // rate fell from 6.6 to 6.0 pages/s over three consecutive runs) does not fall on one side.
+    for (let i = 0; i < settings.runs; i++) {
+      await measure('one', i);
+      const second = await bench.stack.startWorker();
+      // The new worker's JIT and browser, as the first warm-up did for the first.
+      await warmUp();
+      await measure('two', i);
+      await second.kill('SIGTERM');
     }
   } catch (err) {
     log(bench.tail());
