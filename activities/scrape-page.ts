@@ -4,6 +4,7 @@
  * "completed" belongs to this activity, not to its workflow.
  */
 import { Context } from '@temporalio/activity';
+import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
@@ -50,10 +51,14 @@ export function createScrapePageActivity(deps: ActivityDeps, steps: readonly Enr
   return async function scrapePage(input: ScrapePageInput): Promise<ScrapePageResult> {
     const sourceUrl = input.sourceUrl ?? input.url;
     const task = { ...input, sourceUrl };
+    const run = () => runPage(deps, steps, task, scrapePolicy(input));
+    // The caller waits for the Document to be converted and stored, and the page's reset would
+    // compete with that for the CPU, so it comes after (about 10 ms of the p50, bench/RESULTS.md).
+    // Not when an enrich step follows: a model call would hold the page and its slot for seconds.
+    const outputs = resolveOutputs(input.options.formats);
+    const resetAfterStore = !steps.some((step) => step.appliesTo(outputs, input.options));
     try {
-      // The caller waits for the Document to be converted and stored; the page's reset would
-      // compete with that for the CPU, so it comes after (about 10 ms of the p50, bench/RESULTS.md).
-      const done = await deps.browser.deferResets(() => runPage(deps, steps, task, scrapePolicy(input)));
+      const done = await (resetAfterStore ? deps.browser.deferResets(run) : run());
       if (done === NO_SLOT) throw new NonRetryablePageError('CONCURRENCY_LIMITED', 'Concurrency limit reached');
       return done;
     } catch (err) {
