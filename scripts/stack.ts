@@ -81,8 +81,8 @@ export interface Stack {
   readonly apiPid: number | undefined;
   /** The workers currently running. */
   readonly workers: readonly StackWorker[];
-  /** Starts one more worker and resolves once it polls its task queue. */
-  startWorker(): Promise<StackWorker>;
+  /** Starts one more worker, with `env` on top of the stack's, and resolves once it polls its task queue. */
+  startWorker(env?: NodeJS.ProcessEnv): Promise<StackWorker>;
   /** Stops the API gracefully and starts it again on the same port. */
   restartApi(): Promise<void>;
   /** Stops the Temporal dev server and starts it again on the same SQLite file. */
@@ -173,8 +173,8 @@ class LocalStack implements Stack {
     return this.api?.pid;
   }
 
-  startWorker(): Promise<StackWorker> {
-    return this.spawnWorker();
+  startWorker(env?: NodeJS.ProcessEnv): Promise<StackWorker> {
+    return this.spawnWorker(undefined, env);
   }
 
   async restartApi(): Promise<void> {
@@ -260,9 +260,9 @@ class LocalStack implements Stack {
     this.log(`[stack] api ready at ${this.apiUrl}`);
   }
 
-  private async spawnWorker(signal?: AbortSignal): Promise<StackWorker> {
+  private async spawnWorker(signal?: AbortSignal, env?: NodeJS.ProcessEnv): Promise<StackWorker> {
     const name = `worker-${++this.workerSequence}`;
-    const child = await this.spawnNode(name, 'worker/main.ts', this.env, WORKER_NODE_FLAGS);
+    const child = await this.spawnNode(name, 'worker/main.ts', { ...this.env, ...env }, WORKER_NODE_FLAGS);
     const worker: StackWorker = {
       name,
       pid: child.pid,

@@ -118,8 +118,12 @@ describe('startStack', () => {
       await expectGone(firstBrowser);
       expect(stack.workers).toEqual([]);
 
-      const second = await stack.startWorker();
+      // A worker started with its own settings on top of the stack's.
+      const second = await stack.startWorker({ FAKE_GREETING: 'worker only' });
       expect(second.name).toBe('worker-2');
+      expect(readFileSync(`/proc/${second.pid}/environ`, 'utf8').split('\0')).toEqual(
+        expect.arrayContaining(['FAKE_GREETING=worker only', `TEMPORAL_ADDRESS=${stack.temporalAddress}`]),
+      );
       expect(stack.workers).toEqual([second]);
       pids.push(second.pid, browserPid(lines, 'worker-2'));
 
