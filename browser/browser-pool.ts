@@ -297,6 +297,10 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   async function withPage<T>(pageOptions: PageOptions, fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T> {
     if (closed) throw closedError();
     const { signal } = pageOptions;
+    // A caller holding a page back that asks for another (a retry through another proxy) lets the
+    // first one's reset go: the slot it holds may be the one the new page waits for.
+    const deferral = deferring.getStore();
+    if (deferral?.holding) deferral.settle();
     const release = await slots.acquire(signal);
     clearTimeout(idleTimer);
     let launched: Launched | undefined;
@@ -332,7 +336,11 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       if (handedOut) openPages--;
       const done = launched;
       const page = warm;
-      const deferredUntil = page && deferring.getStore();
+      let deferredUntil: Promise<void> | undefined;
+      if (page && deferral) {
+        deferral.holding = true;
+        deferredUntil = deferral.settled;
+      }
       const task = (async () => {
         await deferredUntil;
         if (page && done) await recycle(page, done, callbackSettled);
@@ -350,8 +358,11 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
   }
 
-  /** Settles when the `deferResets` call it belongs to does, or when the pool closes. */
-  const deferring = new AsyncLocalStorage<Promise<void>>();
+  /**
+   * The `deferResets` call a release belongs to: its resets wait for `settled`, which comes when
+   * the call returns, asks for another page, or the pool closes.
+   */
+  const deferring = new AsyncLocalStorage<{ settled: Promise<void>; settle: () => void; holding: boolean }>();
   const openDeferrals = new Set<() => void>();
 
   async function deferResets<T>(fn: () => Promise<T>): Promise<T> {
@@ -359,7 +370,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     const settled = new Promise<void>((resolve) => (settle = resolve));
     openDeferrals.add(settle);
     try {
-      return await deferring.run(settled, fn);
+      return await deferring.run({ settled, settle, holding: false }, fn);
     } finally {
       openDeferrals.delete(settle);
       settle();

@@ -180,10 +180,10 @@ export interface BrowserPool {
    */
   withPage<T>(options: PageOptions, fn: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T>;
   /**
-   * Runs `fn`, and starts the resets of the pages it used only once it has settled; their slots
-   * stay taken until then. A reset costs Chromium about as much CPU as a small page, so a caller
-   * whose latency includes work after the page (converting and storing a scrape's result) keeps
-   * that work from competing with it.
+   * Runs `fn`, and starts the resets of the pages it used only once it has settled, or once it
+   * asks for another page; their slots stay taken until then. A reset costs Chromium about as
+   * much CPU as a small page, so a caller whose latency includes work after the page (converting
+   * and storing a scrape's result) keeps that work from competing with it.
    */
   deferResets<T>(fn: () => Promise<T>): Promise<T>;
   stats(): BrowserPoolStats;

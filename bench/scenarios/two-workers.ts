@@ -2,9 +2,9 @@
  * JavaScript crawl with one worker, then with a second worker added to the same stack: does a
  * second worker process (and its own Chromium) add throughput on this machine? Each run crawls
  * with one, then starts the second, crawls with both and stops it again; then crawls with two
- * workers of half the browser pages each, the same pages at once as one worker renders. The split of the
- * pages between the workers is read from the crawl's Temporal history (which worker started each
- * crawlPage activity).
+ * workers of half the browser pages each, as many pages at once as one worker renders. The split
+ * of the pages between the workers is read from the crawl's Temporal history (which worker
+ * started each crawlPage activity).
  */
 import { loadavg } from 'node:os';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
@@ -63,8 +63,8 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
       await warmUp();
       await measure('two', i);
       await second.kill('SIGTERM');
-      // The machine's browser pages split between two workers, as README "Running N workers on N machines"
-      // sizes them; then the one default worker back for the next run.
+      // The machine's browser pages split between two workers, as README "Running N workers on N
+      // machines" sizes them; then the one default worker back for the next run.
       const [first] = bench.stack.workers;
       await first!.kill('SIGTERM');
       const halves = [await bench.stack.startWorker(HALF), await bench.stack.startWorker(HALF)];

@@ -137,6 +137,21 @@ describe('createBrowserPool', () => {
     });
   });
 
+  it('lets a deferResets caller that asks for a second page have the slot its first one holds', async () => {
+    await withPool({ maxConcurrentPages: 1 }, async (pool) => {
+      const urls = await pool.deferResets(async () => {
+        const first = await pool.withPage({}, async (p) => {
+          await p.goto(`${site.url}/plain`);
+          return p.url();
+        });
+        // A proxy route's retry does this: with one slot, it waits for the first page's reset.
+        const second = await pool.withPage({}, (p) => Promise.resolve(p.url()));
+        return [first, second];
+      });
+      expect(urls).toEqual([`${site.url}/plain`, 'about:blank']);
+    });
+  });
+
   it('closes while a deferResets caller still holds pages back', async () => {
     const pool = createBrowserPool({});
     await pool.deferResets(async () => {
