@@ -4,14 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlPageActivity, type CrawlPageResult } from '../../../activities/crawl-page.js';
 import type { ActivityDeps } from '../../../activities/deps.js';
-import { ENRICH_STEPS, type EnrichStep } from '../../../activities/page/enrich.js';
+import { ENRICH_STEPS } from '../../../activities/page/enrich.js';
 import { createScrapePageActivity, type ScrapePageResult } from '../../../activities/scrape-page.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
@@ -23,13 +22,10 @@ import { createTestDb, insertRunningJob, type TestDb } from '../../helpers/test-
 import { readingTimeStep } from './reading-time-step.js';
 
 const ARTICLE = `<html><head><title>Essay</title></head><body><main><h1>Essay</h1><p>${'word '.repeat(700)}</p></main></body></html>`;
-/** Rendered by its script, so the engine choice sends it to the browser. */
-const SCRIPTED = `<html><head><title>Essay</title></head><body><div id="root"></div><script>document.getElementById('root').innerHTML = '<main><h1>Essay</h1><p>${'word '.repeat(700)}</p></main>';</script></body></html>`;
 
 let testDb: TestDb;
 let server: Server;
 let pageUrl: string;
-let scriptedUrl: string;
 let teamId: string;
 let deps: ActivityDeps;
 let browser: BrowserPool;
@@ -38,11 +34,10 @@ const steps = [...ENRICH_STEPS, readingTimeStep];
 beforeAll(async () => {
   testDb = await createTestDb('trawl_extending');
   teamId = (await findOrCreateTeam(testDb.db, `extending-${randomUUID()}`)).id;
-  server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/scripted' ? SCRIPTED : ARTICLE));
-  server.listen(0, '127.0.0.1');
+  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE)).listen(0, '127.0.0.1');
   await once(server, 'listening');
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/essay`;
-  scriptedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/scripted`;
+  // A static page never launches it.
   browser = createBrowserPool();
   deps = { db: testDb.db, browser, allowPrivateNetwork: true };
 });
@@ -112,31 +107,5 @@ describe('an enrich step added to the pipeline', () => {
     expect(result.creditsUsed).toBe(1);
     const { document } = await storedDocument(result.documentId);
     expect(document.metadata.readingTimeMinutes).toBeUndefined();
-  });
-
-  it("frees a browser page's slot before a step runs, since a step may wait seconds on a model", async () => {
-    let slotsInUse = -1;
-    const waitsForSlot: EnrichStep = {
-      name: 'waitsForSlot',
-      appliesTo: () => true,
-      async run() {
-        // The page's reset holds its slot for a moment after the page is released.
-        const until = Date.now() + 5_000;
-        while (browser.stats().slotsInUse > 0 && Date.now() < until) await sleep(20);
-        slotsInUse = browser.stats().slotsInUse;
-      },
-    };
-    const jobId = await insertJob('scrape');
-    const scrapePage = createScrapePageActivity(deps, [waitsForSlot]);
-    await new MockActivityEnvironment().run(scrapePage, {
-      jobId,
-      teamId,
-      url: scriptedUrl,
-      options: scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 }),
-      deadline: Date.now() + 30_000,
-      documentId: jobId,
-    });
-    expect(browser.stats().pagesServed).toBeGreaterThan(0);
-    expect(slotsInUse).toBe(0);
   });
 });
