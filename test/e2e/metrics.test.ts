@@ -92,7 +92,10 @@ describe('metrics', () => {
     expect(sample(text, 'trawl_browser_pages_served_total')).toBe(1);
     expect(sample(text, 'trawl_browser_crashes_total')).toBe(0);
     expect(sample(text, 'trawl_browser_contexts_open')).toBe(0);
-    expect(sample(text, 'trawl_browser_pages_in_use')).toBe(0);
+    // The page's slot is given back once its reset ends, which may follow the scrape's answer.
+    await vi.waitFor(async () => {
+      expect(sample((await metricsOf(`http://127.0.0.1:${workerPort}/metrics`)).text, 'trawl_browser_pages_in_use')).toBe(0);
+    });
     // Temporal's own series: this worker's completed workflows and activities.
     expect(sample(text, 'temporal_workflow_completed', { workflow_type: 'scrapeWorkflow' })).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'temporal_activity_execution_latency_count', { activity_type: 'scrapePage' })).toBeGreaterThanOrEqual(3);
