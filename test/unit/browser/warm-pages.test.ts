@@ -4,7 +4,7 @@
  * `pagesReused` and the page object prove the reuse), sees none of it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBrowserPool, type BrowserPool, type BrowserPoolOptions, type Page } from '../../../browser/browser-pool.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -203,11 +203,16 @@ describe('warm pages', () => {
   it('keeps a warm page per set of context options, and never lends one to other options', async () => {
     await withPool({ maxConcurrentPages: 2 }, async (pool) => {
       const language = (page: Page) => page.evaluate(() => navigator.language);
-      const visit = (locale: string | undefined) =>
-        pool.withPage({ locale }, async (page) => {
+      // Each visit waits for the page before it to be reset: a page still resetting is not warm
+      // yet, so the pool would open a fresh one for its options (with two slots, the other slot
+      // can come free first).
+      const visit = async (locale: string | undefined) => {
+        await vi.waitFor(() => expect(pool.stats().slotsInUse).toBe(0), { timeout: 5_000 });
+        return pool.withPage({ locale }, async (page) => {
           await page.goto(`${site.url}/plain`);
           return language(page);
         });
+      };
       expect(await visit('de-DE')).toBe('de-DE');
       expect(await visit(undefined)).toBe('en-US');
       expect(pool.stats()).toMatchObject({ pagesReused: 0 });
