@@ -20,6 +20,7 @@ import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../lib/plans.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
+import { awayFromMinuteBoundary } from '../helpers/minute-window.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 import { E2E_ENV } from './global-setup.js';
@@ -137,13 +138,6 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 60_000): Pro
     if (Date.now() > giveUp) throw new Error(`condition not met within ${timeoutMs} ms`);
     await sleep(200);
   }
-}
-
-/** Rate limits count in whole minutes: start a burst early enough in one to finish inside it. */
-async function awayFromMinuteBoundary(secondsNeeded = 20): Promise<void> {
-  const now = new Date();
-  const intoMinute = now.getUTCSeconds() + now.getUTCMilliseconds() / 1000;
-  if (intoMinute > 60 - secondsNeeded) await sleep((60 - intoMinute + 0.5) * 1000);
 }
 
 // MARK: - Tests
