@@ -38,6 +38,7 @@ const LOWEST_CHOSEN_PORT = 10_000;
 /** Linux's default start when the range cannot be read (another OS, a locked-down /proc). */
 const DEFAULT_EPHEMERAL_START = 32_768;
 
+/** The lowest port the kernel hands out by itself (listen(0), outgoing connections). */
 export function ephemeralRangeStart(): number {
   try {
     const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
