@@ -63,8 +63,8 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
       await warmUp();
       await measure('two', i);
       await second.kill('SIGTERM');
-      // The machine's browser pages split between two workers, as README "Running N workers on N
-      // machines" sizes them; then the one default worker back for the next run.
+      // Two workers rendering as many pages at once as the one did: what the second process costs
+      // apart from the page count. Then the one default worker back for the next run.
       const [first] = bench.stack.workers;
       await first!.kill('SIGTERM');
       const halves = [await bench.stack.startWorker(HALF), await bench.stack.startWorker(HALF)];
