@@ -8,8 +8,9 @@
  * Each page lives alone in its own browser context, and is kept warm between calls: after a call
  * the page is reset (browser/warm-pages.ts: its document ended, cookies, origin storage, HTTP
  * cache, history, permissions, listeners and routes cleared) and serves the next call whose
- * context options match. A reused page renders the bench site's JavaScript pages with about half
- * the CPU of a fresh context. A page that cannot be reset fully (HTTP credentials went through
+ * context options match; once the browser holds as many pages as it has slots, a call waits for a
+ * page of its options that is still being reset rather than open one more. A reused page renders
+ * the bench site's JavaScript pages with about half the CPU of a fresh context. A page that cannot be reset fully (HTTP credentials went through
  * it, it crashed, its reset failed, or its call was abandoned mid-way) is closed with its context.
  * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
@@ -56,6 +57,10 @@ interface Launched {
   retired: boolean;
   /** Reset pages waiting for their next call, oldest first. */
   warm: WarmPage[];
+  /** Pages of each context key being reset after their call, which a call for that key may wait for. */
+  resetting: Map<string, number>;
+  /** Calls waiting for one of those pages, per key, oldest first; `undefined` sends one to a new context. */
+  awaiting: Map<string, ((warm: WarmPage | undefined) => void)[]>;
   /**
    * Aborted when the browser disconnects. Playwright leaves some calls on a dead browser
    * (newPage among them) pending forever, so every operation races this.
@@ -176,6 +181,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       openContexts: 0,
       retired: false,
       warm: [],
+      resetting: new Map(),
+      awaiting: new Map(),
       lost: new AbortController(),
     };
     browser.on('disconnected', () => onDisconnected(launched));
@@ -237,12 +244,58 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     return undefined;
   }
 
+  /**
+   * A page of `key` that is being reset, once it is, or undefined when none is left for this call.
+   * Only a browser that already holds its fill of pages waits: below it, a new context is a page
+   * the pool keeps (back-to-back calls alternate between two warm pages instead of each waiting
+   * for the last one's reset). At it, a new context would push a warm page out, so with mixed
+   * context options every slot freed by a page of other options while one of the caller's own
+   * was resetting cost a context (about 260 ms of Chromium CPU, against about 85 for a reuse).
+   */
+  function awaitResetting(launched: Launched, key: string, signal: AbortSignal): Promise<WarmPage | undefined> {
+    const queue = launched.awaiting.get(key) ?? [];
+    if ((launched.resetting.get(key) ?? 0) <= queue.length) return Promise.resolve(undefined);
+    launched.awaiting.set(key, queue);
+    let hand!: (warm: WarmPage | undefined) => void;
+    const handed = new Promise<WarmPage | undefined>((resolve) => (hand = resolve));
+    const leave = (): void => {
+      const at = queue.indexOf(hand);
+      if (at !== -1) queue.splice(at, 1);
+      hand(undefined);
+    };
+    queue.push(hand);
+    signal.addEventListener('abort', leave, { once: true });
+    void handed.then(() => signal.removeEventListener('abort', leave));
+    return bounded(handed, {
+      signal,
+      discard: (late) => late && (closed || launched.retired ? void closeContext(late.context, launched) : shelve(launched, late)),
+    });
+  }
+
+  /** Hands a reset page to the oldest call waiting for its key, or keeps it warm. */
+  function shelve(launched: Launched, warm: WarmPage): void {
+    const waiter = launched.awaiting.get(warm.key)?.shift();
+    if (waiter) return waiter(warm);
+    launched.warm.push(warm);
+    // Pages waiting for options nobody asks for any more make room for those in use.
+    while (launched.warm.length > opts.maxConcurrentPages) void closeContext(launched.warm.shift()!.context, launched);
+  }
+
+  /** Calls waiting for more pages of `key` than are still being reset go to new contexts. */
+  function releaseSurplusWaiters(launched: Launched, key: string): void {
+    const queue = launched.awaiting.get(key);
+    while (queue && queue.length > (launched.resetting.get(key) ?? 0)) queue.pop()!(undefined);
+    if (queue?.length === 0) launched.awaiting.delete(key);
+  }
+
   async function openPage(launched: Launched, pageOptions: PageOptions, signal: AbortSignal): Promise<WarmPage> {
     const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
     const contextOptions = contextOptionsFor(pageOptions, launched.desktopUserAgent, proxyServer);
     const blockAds = Boolean(pageOptions.blockAds && opts.contentBlocker);
     const key = contextKeyOf(contextOptions, blockAds);
-    const warm = key === undefined ? undefined : takeWarm(launched, key);
+    // openContexts counts this call, which holds no page yet.
+    const full = launched.openContexts - 1 + launched.warm.length >= opts.maxConcurrentPages;
+    const warm = key === undefined ? undefined : (takeWarm(launched, key) ?? (full ? await awaitResetting(launched, key, signal) : undefined));
     if (warm) {
       pagesReused++;
       return warm;
@@ -272,8 +325,12 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
    */
   async function recycle(warm: WarmPage, launched: Launched, callbackSettled: boolean): Promise<void> {
     if (!callbackSettled) warm.spoiled ??= 'its call was abandoned while still using the page';
+    const { key } = warm;
+    // Counted before the first await, so a call that starts as soon as this one returns sees it.
+    const mayReturn = !warm.spoiled && !closed && !launched.retired;
+    if (mayReturn) launched.resetting.set(key, (launched.resetting.get(key) ?? 0) + 1);
     let reusable = false;
-    if (!closed && !launched.retired && launched.browser.isConnected()) {
+    if (mayReturn && launched.browser.isConnected()) {
       try {
         reusable = await bounded(resetWarmPage(warm), {
           signal: launched.lost.signal,
@@ -284,11 +341,11 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         log?.debug({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: page reset failed, closing its context');
       }
     }
-    if (reusable && !closed && !launched.retired) {
-      launched.warm.push(warm);
-      // Pages waiting for options nobody asks for any more make room for those in use.
-      while (launched.warm.length > opts.maxConcurrentPages) void closeContext(launched.warm.shift()!.context, launched);
-    } else {
+    if (mayReturn) launched.resetting.set(key, launched.resetting.get(key)! - 1);
+    const keep = reusable && !closed && !launched.retired;
+    if (keep) shelve(launched, warm);
+    releaseSurplusWaiters(launched, key);
+    if (!keep) {
       if (warm.spoiled) log?.debug({ marker: launched.marker, reason: warm.spoiled }, 'browser-pool: not reusing a page');
       await closeContext(warm.context, launched);
     }
@@ -342,7 +399,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         deferredUntil = deferral.settled;
       }
       const task = (async () => {
-        await deferredUntil;
+        // Not even a microtask's pause without a deferral: the reset is counted before this call returns.
+        if (deferredUntil) await deferredUntil;
         if (page && done) await recycle(page, done, callbackSettled);
         if (done) {
           done.openContexts--;
