@@ -1,4 +1,5 @@
 /** What the bench reads about processes from /proc (Linux): memory, children, leftover browsers. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { descendantsOf, listProcesses, type ProcessEntry } from '../scripts/process-tree.js';
@@ -166,4 +167,29 @@ export function stillRunning(entries: readonly ProcessEntry[]): ProcessEntry[] {
       return false;
     }
   });
+}
+
+/**
+ * Confines a process and everything below it, every thread included, to one CPU (util-linux
+ * `taskset`); what they start later inherits it, Chromium's renderers too, since its zygote is
+ * pinned. False where the root cannot be pinned (no taskset, not Linux, no such CPU).
+ */
+export function pinTree(rootPid: number, cpu: number): boolean {
+  const pin = (pid: number, threads = ['--all-tasks']) =>
+    execFileSync('taskset', [...threads, '--pid', '--cpu-list', String(cpu), String(pid)], { stdio: 'ignore' });
+  try {
+    // With --all-tasks, taskset says nothing of a pid that does not exist.
+    pin(rootPid, []);
+    pin(rootPid);
+  } catch {
+    return false;
+  }
+  for (const { pid } of descendantsOf(rootPid, listProcesses())) {
+    try {
+      pin(pid);
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  return true;
 }

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { cpuGroupFor, cpuSeconds, postgresCpuSeconds, type CpuGroup } from '../../../bench/process-stats.js';
+import { cpuGroupFor, cpuSeconds, pinTree, postgresCpuSeconds, type CpuGroup } from '../../../bench/process-stats.js';
 import { TEST_PG_SERVER } from '../../helpers/test-db.js';
 
 /** Node code for a grandchild that uses this much CPU of its own, then leaves a file behind. */
@@ -69,5 +69,38 @@ describe('postgresCpuSeconds', () => {
     await client.end();
     await sleep(200);
     expect(postgresCpuSeconds() - before).toBeGreaterThan(0.05);
+  });
+});
+
+describe('pinTree', () => {
+  /** The CPUs a process may run on, as /proc lists them ("0", "0-1"). */
+  const allowed = (pid: number) => /^Cpus_allowed_list:\s+(\S+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
+
+  it('pins a process, the process it started, and what that one starts afterwards', async (ctx) => {
+    if (availableParallelism() < 2) ctx.skip();
+    // A child that starts a grandchild at once, and another one when told to.
+    const script = `const { spawn } = require('node:child_process');
+      const sleeper = () => spawn('sleep', ['30'], { stdio: 'ignore' }).pid;
+      console.log(sleeper());
+      process.stdin.once('data', () => console.log(sleeper()));
+      setTimeout(() => {}, 30000);`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const pids: number[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => pids.push(...chunk.toString().split('\n').filter(Boolean).map(Number)));
+    try {
+      await vi.waitFor(() => expect(pids).toHaveLength(1));
+      expect(allowed(child.pid!)).not.toBe('1');
+      expect(pinTree(child.pid!, 1)).toBe(true);
+      child.stdin!.write('go');
+      await vi.waitFor(() => expect(pids).toHaveLength(2));
+      expect([child.pid!, ...pids].map(allowed)).toEqual(['1', '1', '1']);
+    } finally {
+      for (const pid of pids) process.kill(pid);
+      child.kill();
+    }
+  });
+
+  it('says so when the process cannot be pinned', () => {
+    expect(pinTree(2 ** 22 + 1, 0)).toBe(false);
   });
 });
