@@ -10,8 +10,9 @@
  * cache, history, permissions, listeners and routes cleared) and serves the next call whose
  * context options match; once the browser holds as many pages as it has slots, a call waits for a
  * page of its options that is still being reset rather than open one more. A reused page renders
- * the bench site's JavaScript pages with about half the CPU of a fresh context. A page that cannot be reset fully (HTTP credentials went through
- * it, it crashed, its reset failed, or its call was abandoned mid-way) is closed with its context.
+ * the bench site's JavaScript pages with about half the CPU of a fresh context. A page that
+ * cannot be reset fully (HTTP credentials went through it, it crashed, its reset failed, or its
+ * call was abandoned mid-way) is closed with its context.
  * Pages for an upstream `proxy` always get a fresh context (see `contextKeyOf`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
