@@ -241,4 +241,29 @@ describe('warm pages', () => {
       expect(pool.stats()).toMatchObject({ pagesServed: 4, pagesReused: 2, warmPages: 2 });
     });
   });
+
+  it('loses no page when a call waiting for a reset gives up', async () => {
+    await withPool({ maxConcurrentPages: 2 }, async (pool) => {
+      const idle = () => vi.waitFor(() => expect(pool.stats().slotsInUse).toBe(0), { timeout: 5_000 });
+      const visit = (locale: string, signal?: AbortSignal) =>
+        pool.withPage({ locale, signal }, async (page) => {
+          await page.goto(`${site.url}/plain`);
+          const before = await page.evaluate(() => localStorage.getItem('left'));
+          await page.evaluate(() => localStorage.setItem('left', navigator.language));
+          return before;
+        });
+      await visit('en-US');
+      await idle();
+      await visit('de-DE');
+      // Waits for the German page's reset (the browser holds its two pages), and gives up first.
+      const giveUp = new AbortController();
+      const waiting = visit('de-DE', giveUp.signal);
+      setTimeout(() => giveUp.abort(new Error('gave up')), 0);
+      await expect(waiting).rejects.toThrow('gave up');
+      await idle();
+      expect(pool.stats()).toMatchObject({ warmPages: 2 });
+      expect(await visit('de-DE')).toBeNull();
+      expect(pool.stats()).toMatchObject({ pagesServed: 3, pagesReused: 1 });
+    });
+  });
 });
