@@ -25,6 +25,11 @@ const CONCURRENCY = 8;
 
 type Config = 'one' | 'two' | 'onePinned' | 'twoPinned';
 
+/** An unpinned worker would measure the same-cores case under the pinned label. */
+function pin(workerPid: number, cpu: number): void {
+  if (!pinTree(workerPid, cpu)) throw new Error(`two-workers: cannot pin a worker to CPU ${cpu} (taskset, from util-linux, is needed)`);
+}
+
 export const twoWorkers: Scenario = {
   name: 'two-workers',
   description: `JavaScript crawl (the js variant) through the API with one worker, then with a second worker process added to the same stack (and stopped again before the next run); then the same with each worker and its Chromium pinned to a CPU of its own, as workers on machines of their own would be. maxConcurrency ${CONCURRENCY} (each worker renders up to 4 pages at once). The split of pages between the workers comes from the Temporal history.`,
@@ -76,10 +81,10 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
       if (!pinning) continue;
       // The first worker, already warm, on CPU 0 from now on; a second one on CPU 1.
       const [first] = bench.stack.workers;
-      if (!pinTree(first!.pid, 0)) throw new Error('two-workers: cannot pin a worker to a CPU (taskset, from util-linux, is needed)');
+      pin(first!.pid, 0);
       await measure('onePinned', i);
       const pinned = await bench.stack.startWorker();
-      pinTree(pinned.pid, 1);
+      pin(pinned.pid, 1);
       await warmUp();
       await measure('twoPinned', i);
       // An unpinned first worker again for the next run.
