@@ -58,6 +58,18 @@ const CLEAN = {
   geolocation: 'prompt',
 };
 
+/** Resolves once every page of the pool has been reset (or closed) and given its slot back. */
+const idle = (pool: BrowserPool) => vi.waitFor(() => expect(pool.stats().slotsInUse).toBe(0), { timeout: 5_000 });
+
+/** A call that leaves its language in localStorage, and returns what an earlier call left there. */
+const leaveLanguage = (pool: BrowserPool, locale: string, signal?: AbortSignal) =>
+  pool.withPage({ locale, signal }, async (page) => {
+    await page.goto(`${site.url}/plain`);
+    const before = await page.evaluate(() => localStorage.getItem('left'));
+    await page.evaluate(() => localStorage.setItem('left', navigator.language));
+    return before;
+  });
+
 describe('warm pages', () => {
   it('reuse the page, but nothing a call stored reaches the next one', async () => {
     await withPool({}, async (pool) => {
@@ -219,50 +231,46 @@ describe('warm pages', () => {
     });
   });
 
+  it('opens another context for a call whose options’ page is still being reset, while the browser has room', async () => {
+    await withPool({ maxConcurrentPages: 4 }, async (pool) => {
+      expect(await leaveLanguage(pool, 'en-US')).toBeNull();
+      // Starts the moment the one before returns, while its page is resetting: waiting for that
+      // reset would put it on this call's latency, every time, for calls made back to back.
+      expect(await leaveLanguage(pool, 'en-US')).toBeNull();
+      expect(pool.stats()).toMatchObject({ pagesServed: 2, pagesReused: 0 });
+      await idle(pool);
+      expect(pool.stats()).toMatchObject({ warmPages: 2 });
+    });
+  });
+
   it('waits for its options’ page that is still being reset, rather than pushing another warm page out', async () => {
     await withPool({ maxConcurrentPages: 2 }, async (pool) => {
-      const idle = () => vi.waitFor(() => expect(pool.stats().slotsInUse).toBe(0), { timeout: 5_000 });
-      const stored = (locale: string) =>
-        pool.withPage({ locale }, async (page) => {
-          await page.goto(`${site.url}/plain`);
-          const before = await page.evaluate(() => localStorage.getItem('left'));
-          await page.evaluate(() => localStorage.setItem('left', navigator.language));
-          return before;
-        });
-      expect(await stored('en-US')).toBeNull();
-      await idle();
-      expect(await stored('de-DE')).toBeNull();
+      expect(await leaveLanguage(pool, 'en-US')).toBeNull();
+      await idle(pool);
+      expect(await leaveLanguage(pool, 'de-DE')).toBeNull();
       // Starts the moment the one before returns: a slot is free, the German page is resetting,
       // and the English page is warm. A new context here would make three pages for two slots.
-      expect(await stored('de-DE')).toBeNull();
-      await idle();
-      expect(await stored('en-US')).toBeNull();
-      await idle();
+      expect(await leaveLanguage(pool, 'de-DE')).toBeNull();
+      await idle(pool);
+      expect(await leaveLanguage(pool, 'en-US')).toBeNull();
+      await idle(pool);
       expect(pool.stats()).toMatchObject({ pagesServed: 4, pagesReused: 2, warmPages: 2 });
     });
   });
 
   it('loses no page when a call waiting for a reset gives up', async () => {
     await withPool({ maxConcurrentPages: 2 }, async (pool) => {
-      const idle = () => vi.waitFor(() => expect(pool.stats().slotsInUse).toBe(0), { timeout: 5_000 });
-      const visit = (locale: string, signal?: AbortSignal) =>
-        pool.withPage({ locale, signal }, async (page) => {
-          await page.goto(`${site.url}/plain`);
-          const before = await page.evaluate(() => localStorage.getItem('left'));
-          await page.evaluate(() => localStorage.setItem('left', navigator.language));
-          return before;
-        });
-      await visit('en-US');
-      await idle();
-      await visit('de-DE');
+      await leaveLanguage(pool, 'en-US');
+      await idle(pool);
+      await leaveLanguage(pool, 'de-DE');
       // Waits for the German page's reset (the browser holds its two pages), and gives up first.
       const giveUp = new AbortController();
-      const waiting = visit('de-DE', giveUp.signal);
+      const waiting = leaveLanguage(pool, 'de-DE', giveUp.signal);
       setTimeout(() => giveUp.abort(new Error('gave up')), 0);
       await expect(waiting).rejects.toThrow('gave up');
-      await idle();
+      await idle(pool);
       expect(pool.stats()).toMatchObject({ warmPages: 2 });
-      expect(await visit('de-DE')).toBeNull();
+      expect(await leaveLanguage(pool, 'de-DE')).toBeNull();
       expect(pool.stats()).toMatchObject({ pagesServed: 3, pagesReused: 1 });
     });
   });
