@@ -46,11 +46,14 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
     if (policy.store && cacheable(outcome)) {
       // Serialised now, before the metadata below and the enrich stage's fields are added.
       const { document, ...rest } = outcome;
+      const { markdown, ...content } = document;
+      const text = typeof markdown === 'string' ? markdown : undefined;
       cacheCopy = {
         teamId: owner.teamId,
         key: cacheKey,
         url: req.url,
-        document: JSON.stringify(document),
+        document: JSON.stringify(text === undefined ? document : content),
+        markdown: text,
         outcome: JSON.stringify(rest),
         cachedAt,
       };

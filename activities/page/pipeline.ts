@@ -151,6 +151,8 @@ async function runStages<Result>(
       addWarning(outcome, threat?.warning);
       const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
+      // The stored Document keeps the markdown the copy has, unless a stage above changed or dropped it.
+      if (cacheCopy?.markdown !== undefined) cacheCopy.markdownInDocument = outcome.document.markdown === cacheCopy.markdown;
       return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, threat, slot, cacheCopy }, deps);
     });
   };

@@ -40,7 +40,17 @@ export interface CacheCopy {
   teamId: string;
   key: string;
   url: string;
+  /** The Document's JSON without its markdown, which the statement adds back. */
   document: string;
+  /** The Document's markdown; a Document without one has none. */
+  markdown?: string;
+  /**
+   * Set when the Document the same statement stores holds `markdown` unchanged: the copy takes it
+   * from there, so a page's text crosses the wire to Postgres once, not twice (a crawl page's
+   * markdown was a third of the bytes a worker sent). A statement that stores no Document, because
+   * an earlier attempt did, then writes no copy: that attempt's statement wrote one.
+   */
+  markdownInDocument?: boolean;
   outcome: string;
   cachedAt: Date;
 }
@@ -57,17 +67,24 @@ export interface CacheStore {
 
 /**
  * Stores (or replaces) the team's copy under `key`, as parts of the statement that stores its page
- * (storePage in page-store.ts), followed by evictIfOver with what `over` selected. The byte cap is
- * checked against the team's total (page_cache_totals, kept by triggers), so a store below the cap
- * costs nothing more; only a store that may pass it pays the ranking of the team's rows.
+ * (storePage in page-store.ts, whose CTE `inserted` is the Document it stored), followed by
+ * evictIfOver with what `over` selected. The byte cap is checked against the team's total
+ * (page_cache_totals, kept by triggers), so a store below the cap costs nothing more; only a store
+ * that may pass it pays the ranking of the team's rows.
  */
 export function cacheStore(entry: CacheCopy): CacheStore {
-  const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome);
+  // The markdown counts as its text, without its JSON escapes: the cap is on the order of the
+  // bytes kept, not a byte-exact bound.
+  const sizeBytes = Buffer.byteLength(entry.document) + Buffer.byteLength(entry.outcome) + Buffer.byteLength(entry.markdown ?? '');
+  const markdown =
+    entry.markdown === undefined ? undefined : entry.markdownInDocument ? sql`inserted.document->'markdown'` : sql`to_jsonb(${entry.markdown}::text)`;
+  const document = markdown ? sql`${entry.document}::jsonb || jsonb_build_object('markdown', ${markdown})` : sql`${entry.document}::jsonb`;
   const ctes = sql`
     stored as (
       insert into page_cache (team_id, cache_key, url, document, outcome, size_bytes, cached_at)
-      values (${entry.teamId}::uuid, ${entry.key}, ${entry.url}, ${entry.document}::jsonb, ${entry.outcome}::jsonb,
-        ${sizeBytes}::integer, ${entry.cachedAt}::timestamptz)
+      select ${entry.teamId}::uuid, ${entry.key}, ${entry.url}, ${document}, ${entry.outcome}::jsonb,
+        ${sizeBytes}::integer, ${entry.cachedAt}::timestamptz
+      ${entry.markdownInDocument ? sql`from inserted` : sql``}
       on conflict (team_id, cache_key) do update
         set url = excluded.url, document = excluded.document, outcome = excluded.outcome,
             size_bytes = excluded.size_bytes, cached_at = excluded.cached_at

@@ -44,8 +44,9 @@ export async function storePage<Row extends object>(db: Db, store: PageStore): P
   const ctes = [
     ...store.ctes,
     ...store.parts.map((part) => sql`${sql.id(part.name)} as (${part.body})`),
-    // Written whether or not this statement stored the Document: a retry refreshes the copy. The
-    // team's cache total is raised by a statement trigger, at the statement's end.
+    // A copy that carries its own markdown is written whether or not this statement stored the
+    // Document; one that shares the Document's only with it (page-cache.ts). The team's cache
+    // total is raised by a statement trigger, at the statement's end.
     ...(cache ? [cache.ctes] : []),
     ...(charge ? [chargeCtes(charge, sql<boolean>`exists (select 1 from inserted)`)] : []),
   ];

@@ -63,6 +63,17 @@ describe('model formats', () => {
     expect(res.body.data.markdown).toBeUndefined();
   });
 
+  it('caches a json-only page with the markdown it did not return, which a cache hit gives the model', async () => {
+    const body = { url: `${site.url}/final`, formats: [{ type: 'json', prompt: 'from the cached copy' }] };
+    expect((await api('/v2/scrape', { body: { ...body, maxAge: 0 } })).status).toBe(200);
+    model.reset();
+    const hit = await api('/v2/scrape', { body });
+    expect(hit.status).toBe(200);
+    expect(hit.body.data.metadata.cacheState).toBe('hit');
+    expect(hit.body.data.markdown).toBeUndefined();
+    expect(JSON.stringify(model.requests)).toContain('You followed the redirects all the way here.');
+  });
+
   it('refuses the page with 403 when the injection check finds an injection, and charges nothing', async () => {
     model.reset();
     model.script({ content: JSON.stringify({ isInjection: true, reason: 'asks the assistant to send data' }) });

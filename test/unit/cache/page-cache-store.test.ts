@@ -6,6 +6,8 @@
  * statement that stores its page.
  */
 import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/connect.js';
 import { acquireSlot } from '../../../db/repositories/concurrency-slots.js';
@@ -19,6 +21,7 @@ import {
   type CacheCopy,
 } from '../../../db/repositories/page-cache.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
+import type { Database } from '../../../db/schema.js';
 import { endsOrWaitsOnLock } from '../../helpers/lock-wait.js';
 import { createTestDb, type TestDb } from '../../helpers/test-db.js';
 
@@ -52,15 +55,19 @@ async function seed(teamId: string, key: string, ageMs: number, sizeBytes = 10):
     .execute();
 }
 
-/** A job of its own, and its Document for the page `copy` is of. */
+/** A job of its own, and its Document for the page `copy` is of: the copy's JSON, with the markdown when the copy says the Document holds it. */
 async function jobWithDocument(db: Db, kind: 'crawl' | 'scrape', copy: CacheCopy) {
   const jobId = randomUUID();
   await db
     .insertInto('jobs')
     .values({ id: jobId, team_id: copy.teamId, kind, status: 'scraping', url: copy.url, options: '{}', workflow_id: `${kind}-${jobId}`, updated_at: new Date(), expires_at: new Date(Date.now() + DAY_MS) })
     .execute();
-  const document = { id: randomUUID(), job_id: jobId, team_id: copy.teamId, url: copy.url, url_key: copy.key, status: 'completed' as const, document: copy.document, size_bytes: 1, credits_used: 0 };
+  const document = { id: randomUUID(), job_id: jobId, team_id: copy.teamId, url: copy.url, url_key: copy.key, status: 'completed' as const, document: documentOf(copy), size_bytes: 1, credits_used: 0 };
   return { jobId, document };
+}
+
+function documentOf(copy: CacheCopy): string {
+  return copy.markdownInDocument ? JSON.stringify({ ...JSON.parse(copy.document), markdown: copy.markdown }) : copy.document;
 }
 
 /** A crawl page of a job of its own, settled with `copy`. */
@@ -228,4 +235,76 @@ describe.each(writers)('%s', (_, writer) => {
     expect((await keysOf(otherTeamId)).length).toBe(50);
     for (const { kept, actual } of await totalsOf(teamId, otherTeamId)) expect(kept).toBe(actual);
   });
+});
+
+/** A second connection to the test database that hands `sent` the parameters of every statement it runs. */
+function watched(sent: unknown[]): Db {
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
+    log: (event) => {
+      sent.push(...event.query.parameters);
+    },
+  });
+}
+
+describe.each(writers)('%s, with a copy of a page that has markdown', (_, writer) => {
+  const marker = 'markdown-marker-7f3a';
+  const markdown = `# Page ${marker}\n\n${'A line of "text" the copy may share with its Document.\n'.repeat(50)}`;
+  const expected = { markdown, metadata: { title: 'Page' } };
+
+  function copyOf(teamId: string, key: string, markdownInDocument: boolean): CacheCopy {
+    return {
+      teamId,
+      key,
+      url: `https://example.com/${key}`,
+      document: JSON.stringify({ metadata: { title: 'Page' } }),
+      markdown,
+      markdownInDocument,
+      outcome: JSON.stringify({ statusCode: 200 }),
+      cachedAt: new Date(),
+    };
+  }
+
+  it('copies the markdown from the Document it stores instead of sending it a second time', async () => {
+    const teamId = await newTeamId();
+    const sent: unknown[] = [];
+    const db = watched(sent);
+    await writer(db, copyOf(teamId, 'shared', true)).finally(() => db.destroy());
+    expect(sent.filter((value) => typeof value === 'string' && value.includes(marker))).toHaveLength(1);
+    expect((await findCachedPage(t.db, teamId, 'shared', DAY_MS))?.document).toEqual(expected);
+  });
+
+  it('sends the markdown with the copy when the Document does not hold it', async () => {
+    const teamId = await newTeamId();
+    await writer(t.db, copyOf(teamId, 'apart', false));
+    expect((await findCachedPage(t.db, teamId, 'apart', DAY_MS))?.document).toEqual(expected);
+  });
+
+  it('counts the markdown in the copy’s size', async () => {
+    const teamId = await newTeamId();
+    await writer(t.db, copyOf(teamId, 'sized', true));
+    expect((await totalsOf(teamId))[0]!.kept).toBeGreaterThan(Buffer.byteLength(markdown));
+  });
+});
+
+it('a settle that stores no Document, because an earlier attempt did, keeps that attempt’s copy', async () => {
+  const teamId = await newTeamId();
+  const first: CacheCopy = {
+    teamId,
+    key: 'replayed',
+    url: 'https://example.com/replayed',
+    document: JSON.stringify({ metadata: {} }),
+    markdown: 'first attempt',
+    markdownInDocument: true,
+    outcome: JSON.stringify({ statusCode: 200 }),
+    cachedAt: new Date(Date.now() - 60_000),
+  };
+  const { jobId, document } = await jobWithDocument(t.db, 'crawl', first);
+  await settlePage(t.db, { jobId, urlKey: first.key, status: 'completed' }, document, { cacheCopy: first });
+  const again = { ...first, markdown: 'second attempt', cachedAt: new Date() };
+  const replay = { ...document, id: randomUUID(), document: documentOf(again) };
+  expect(await settlePage(t.db, { jobId, urlKey: first.key, status: 'completed' }, replay, { cacheCopy: again })).toEqual({ documentId: document.id, inserted: false });
+  const cached = await findCachedPage(t.db, teamId, 'replayed', DAY_MS);
+  expect(cached?.document).toEqual({ metadata: {}, markdown: 'first attempt' });
+  expect(cached?.cachedAt).toEqual(first.cachedAt);
 });
