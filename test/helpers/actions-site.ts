@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestUrl } from './request-url.js';
 
 export interface ActionsSite {
   url: string;
@@ -75,7 +76,8 @@ function escapeHtml(text: string): string {
 }
 
 function route(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://fixture');
+  const url = requestUrl(req, 'fixture');
+  if (!url) return void res.writeHead(400).end();
   if (url.pathname === '/echo') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html('Echo', `<p>You wrote: ${escapeHtml(url.searchParams.get('q') ?? '')}</p>`));

@@ -12,6 +12,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestUrl } from './request-url.js';
 
 export interface CrawlSite {
   port: number;
@@ -68,12 +69,13 @@ export async function startCrawlSite(): Promise<CrawlSite> {
 
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    const url = new URL(req.url ?? '/', `http://${host}`);
-    const path = url.pathname;
     const send = (status: number, type: string, body: string) => {
       res.writeHead(status, { 'content-type': type });
       res.end(body);
     };
+    const url = requestUrl(req, host);
+    if (!url) return send(400, 'text/plain', 'bad request');
+    const path = url.pathname;
     if (path === '/robots.txt') {
       return send(
         200,

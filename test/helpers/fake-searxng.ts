@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestUrl } from './request-url.js';
 
 export interface FakeSearxng {
   url: string;
@@ -32,7 +33,7 @@ function results(category: string, q: string) {
 export async function startFakeSearxng(): Promise<FakeSearxng> {
   const fake: FakeSearxng = { url: '', requests: [], mode: 'ok', close: async () => undefined };
   const server = http.createServer((req, res) => {
-    const params = new URL(req.url ?? '/', 'http://x').searchParams;
+    const params = requestUrl(req)?.searchParams ?? new URLSearchParams();
     fake.requests.push(params);
     const reply = () => {
       if (fake.mode === 'error') return res.writeHead(500).end('boom');

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestUrl } from './request-url.js';
 
 export interface MonitorSite {
   origin: string;
@@ -32,7 +33,8 @@ export async function startMonitorSite(): Promise<MonitorSite> {
   let notModified = 0;
   let loads = 0;
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const path = requestUrl(req)?.pathname;
+    if (path === undefined) return void res.writeHead(400).end();
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const answer = () => {
       let body = bodies.get(path);

@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestUrl } from './request-url.js';
 
 export interface PageServer {
   /** http://127.0.0.1:PORT */
@@ -12,8 +13,8 @@ export interface PageServer {
 /** Each body is wrapped in a minimal HTML document titled `title` (or the path); unknown paths are 404. */
 export async function startPageServer(pages: Record<string, string>, title?: string): Promise<PageServer> {
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const body = pages[path];
+    const path = requestUrl(req)?.pathname;
+    const body = path === undefined ? undefined : pages[path];
     if (body === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${title ?? path}</title></head><body><article>${body}</article></body></html>`);
   });
