@@ -4,6 +4,7 @@ import { crawlComparison } from './crawl-comparison.js';
 import { fidelityScenario } from './fidelity.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
+import { pageStore } from './page-store.js';
 import { scrapeLatency } from './scrape-latency.js';
 import { searchLatency } from './search-latency.js';
 import { twoWorkers } from './two-workers.js';
@@ -15,6 +16,7 @@ export const SCENARIOS: readonly Scenario[] = [
   // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.
   searchLatency,
   scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50, apiP50TargetMs: 250 }),
+  pageStore,
   crawlComparison({
     name: 'static-crawl',
     description:
