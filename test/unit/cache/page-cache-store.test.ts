@@ -16,6 +16,7 @@ import { storeScrapeResult } from '../../../db/repositories/documents.js';
 import { pageChargeKey } from '../../../db/repositories/ledger.js';
 import {
   findCachedPage,
+  PAGE_CACHE_EVICT_TO_BYTES,
   PAGE_CACHE_RETENTION_MS,
   PAGE_CACHE_TEAM_BYTES,
   type CacheCopy,
@@ -190,6 +191,22 @@ describe.each(writers)('%s', (_, writer) => {
     await seed(teamId, 'b', DAY_MS, half - 1_000);
     await store(teamId, 'new', 'fresh');
     expect(await keysOf(teamId)).toEqual(['a', 'b', 'new']);
+  });
+
+  it('evicts down to nine tenths of the cap, so the stores after it evict nothing', async () => {
+    const teamId = await newTeamId();
+    // Ten copies of a little over a twentieth of the cap each, the oldest first, and one that fills the cap but 10 bytes.
+    const size = Math.ceil(PAGE_CACHE_TEAM_BYTES / 20) + 1_000;
+    for (let i = 0; i < 10; i++) await seed(teamId, `old-${i}`, ((20 - i) * DAY_MS) / 10, size);
+    await seed(teamId, 'recent', DAY_MS / 20, PAGE_CACHE_TEAM_BYTES - 10 * size - 10);
+    await store(teamId, 'passes', 'a copy that passes the cap');
+    // Two of them leave the team under nine tenths; one would have left it under the cap.
+    expect(await keysOf(teamId)).not.toContain('old-0');
+    expect(await keysOf(teamId)).not.toContain('old-1');
+    expect(await keysOf(teamId)).toContain('old-2');
+    expect((await totalsOf(teamId))[0]!.kept).toBeLessThanOrEqual(PAGE_CACHE_EVICT_TO_BYTES);
+    await store(teamId, 'next', 'fits under the cap again');
+    expect((await keysOf(teamId)).length).toBe(11);
   });
 
   it('keeps each team’s total equal to its rows through stores, replacements, the age purge and eviction', async () => {
