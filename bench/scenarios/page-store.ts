@@ -131,10 +131,13 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
     const jobId = await insertRunningJob(db, { teamId: team.id, kind: 'crawl', url: pages[0]!.url });
     await storePages(db, team.id, jobId, pages, WARM_UP_PAGES, VARIANTS[0]!);
     const costs = VARIANTS.map((): Cost[] => []);
-    // The variants take turns within each run: the machine's speed drifts by a fifth from one
-    // minute to the next here, and the comparison is only good within a run.
+    // The variants take turns within each run, each run starting with the next one: the machine's
+    // speed drifts by a fifth from one minute to the next here, and the tables grow as they go.
     for (let r = 0; r < settings.runs; r++) {
-      for (const [i, variant] of VARIANTS.entries()) costs[i]!.push(await storePages(db, team.id, jobId, pages, count, variant));
+      for (let k = 0; k < VARIANTS.length; k++) {
+        const i = (r + k) % VARIANTS.length;
+        costs[i]!.push(await storePages(db, team.id, jobId, pages, count, VARIANTS[i]!));
+      }
       settings.log(`  run ${r + 1}: ${costs.map((c, i) => `${c.at(-1)!.workerMs.toFixed(2)} + ${c.at(-1)!.postgresMs.toFixed(2)} ms${VARIANTS[i]!.label}`).join('; ')}`);
     }
     const rows = VARIANTS.flatMap(({ label }, i) => [
