@@ -13,8 +13,8 @@ export const PAGE_CACHE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const PAGE_CACHE_TEAM_BYTES = 256 * 1024 * 1024;
 /**
  * What an eviction leaves a team with. Evicting only down to the cap left a full cache full, so
- * every later store passed it again and ranked all the team's rows: 8–12 ms of Postgres per page
- * once a team had cached about 8,000 bench pages (bench page-store), against 4 ms in all before.
+ * every later store passed it again and ranked all the team's rows: 10–17 ms of Postgres per page
+ * once a team had cached about 8,000 bench pages (bench page-store), against 4–5 ms before.
  * Down to nine tenths, the stores of the next 25 MiB evict nothing.
  */
 export const PAGE_CACHE_EVICT_TO_BYTES = Math.floor(PAGE_CACHE_TEAM_BYTES * 0.9);
