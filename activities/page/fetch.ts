@@ -3,7 +3,7 @@
  * the options and owner allow it, else from the scraper. A fresh page's copy for the cache is
  * returned, not stored: the policy stores it with the page, so a page costs one commit, not two.
  */
-import { findCachedPage, type CachedPage, type CacheCopy } from '../../db/repositories/page-cache.js';
+import { findCachedPage, newCacheCopy, type CachedPage, type CacheCopy } from '../../db/repositories/page-cache.js';
 import { pageCacheKey } from '../../lib/page-cache-key.js';
 import { pageCachePolicy } from '../../lib/page-cache-policy.js';
 import { scrapeUrl, type ScrapeOutcome, type ScrapeRequest } from '../../scraper/scrape.js';
@@ -45,18 +45,7 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
     const cachedAt = new Date();
     if (policy.store && cacheable(outcome)) {
       // Serialised now, before the metadata below and the enrich stage's fields are added.
-      const { document, ...rest } = outcome;
-      const { markdown, ...content } = document;
-      const text = typeof markdown === 'string' ? markdown : undefined;
-      cacheCopy = {
-        teamId: owner.teamId,
-        key: cacheKey,
-        url: req.url,
-        document: JSON.stringify(text === undefined ? document : content),
-        markdown: text,
-        outcome: JSON.stringify(rest),
-        cachedAt,
-      };
+      cacheCopy = newCacheCopy({ teamId: owner.teamId, key: cacheKey, url: req.url, cachedAt }, outcome);
     }
     // Without a read (maxAge 0, crawl pages) there is no cacheState, as in Firecrawl.
     if (reads) {

@@ -12,7 +12,7 @@ import { completedDocumentRow } from '../../activities/page/document-row.js';
 import { createDb, type Db } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { settlePage } from '../../db/repositories/crawl-pages.js';
-import type { CacheCopy } from '../../db/repositories/page-cache.js';
+import { newCacheCopy, type CacheCopy } from '../../db/repositories/page-cache.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { searchEntry } from '../../lib/search/index-entry.js';
 import { transformHtml } from '../../scraper/html/transform.js';
@@ -63,19 +63,10 @@ const VARIANTS: readonly Variant[] = [
   { label: ', without the search entry', search: false, copySendsMarkdown: false },
 ];
 
-/** The page's copy for the cache, made as activities/page/fetch.ts makes it for a crawl page. */
+/** The page's copy for the cache, as activities/page/fetch.ts makes it for a crawl page. */
 function cacheCopyOf(teamId: string, page: Page, key: string, variant: Variant): CacheCopy {
-  const { markdown, ...content } = page.document;
-  return {
-    teamId,
-    key,
-    url: page.url,
-    document: JSON.stringify(content),
-    markdown: markdown as string,
-    markdownInDocument: !variant.copySendsMarkdown,
-    outcome: JSON.stringify({ statusCode: 200, engine: 'fetch', links: page.links }),
-    cachedAt: new Date(),
-  };
+  const scraped = { document: page.document, statusCode: 200, engine: 'fetch', links: page.links };
+  return { ...newCacheCopy({ teamId, key, url: page.url, cachedAt: new Date() }, scraped), markdownInDocument: !variant.copySendsMarkdown };
 }
 
 interface Cost {

@@ -62,6 +62,20 @@ export interface CacheCopy {
   cachedAt: Date;
 }
 
+/**
+ * The copy of a freshly scraped page: its Document's JSON without the markdown, which travels
+ * apart (see `markdownInDocument`), and the rest of what the scrape produced.
+ */
+export function newCacheCopy(
+  place: Pick<CacheCopy, 'teamId' | 'key' | 'url' | 'cachedAt'>,
+  scraped: { document: Record<string, unknown> },
+): CacheCopy {
+  const { document, ...rest } = scraped;
+  const { markdown, ...content } = document;
+  const text = typeof markdown === 'string' ? markdown : undefined;
+  return { ...place, document: JSON.stringify(text === undefined ? document : content), markdown: text, outcome: JSON.stringify(rest) };
+}
+
 /** A copy's store as parts of a statement (cacheStore). */
 export interface CacheStore {
   entry: CacheCopy;
