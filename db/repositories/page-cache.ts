@@ -66,9 +66,9 @@ export interface CacheCopy {
  * The copy of a freshly scraped page: its Document's JSON without the markdown, which travels
  * apart (see `markdownInDocument`), and the rest of what the scrape produced.
  */
-export function newCacheCopy(
+export function newCacheCopy<Scraped extends { document: Record<string, unknown> }>(
   place: Pick<CacheCopy, 'teamId' | 'key' | 'url' | 'cachedAt'>,
-  scraped: { document: Record<string, unknown> },
+  scraped: Scraped,
 ): CacheCopy {
   const { document, ...rest } = scraped;
   const { markdown, ...content } = document;
