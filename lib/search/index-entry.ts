@@ -4,7 +4,7 @@
  * is not part of it: the statement that stores the Document copies the text from there
  * (db/repositories/search-index.ts), so a page's markdown crosses the wire to Postgres once.
  */
-import { tsvectorLiteral } from './lexemes.js';
+import { tsvectorBinary } from './lexemes.js';
 
 export interface SearchEntry {
   url: string;
@@ -16,8 +16,8 @@ export interface SearchEntry {
   publishedAt: Date | null;
   isArticle: boolean;
   images: { alt: string; src: string }[];
-  /** A `tsvector` literal: the title weighted A, the description B, the text C. */
-  tsv: string;
+  /** The `tsvector`, in Postgres's binary form: the title weighted A, the description B, the text C. */
+  tsv: Buffer;
 }
 
 /**
@@ -48,7 +48,7 @@ export function searchEntry(document: { markdown?: unknown; metadata?: Record<st
     publishedAt: publishedAt(meta),
     isArticle: meta.ogType === 'article' || 'publishedTime' in meta,
     images: imagesOf(content),
-    tsv: tsvectorLiteral([
+    tsv: tsvectorBinary([
       { text: title, weight: 'A' },
       { text: description, weight: 'B' },
       { text: content, weight: 'C' },

@@ -1,6 +1,6 @@
 /** The search index's words (lib/search/lexemes.ts): what a word is, Postgres's limits, and the query text. */
 import { describe, expect, it } from 'vitest';
-import { queryText, tsvectorLiteral, words } from '../../../lib/search/lexemes.js';
+import { queryText, tsvectorBinary, tsvectorLiteral, words } from '../../../lib/search/lexemes.js';
 
 describe('words', () => {
   it('are runs of letters, marks and digits, lower-cased in NFKC form', () => {
@@ -33,6 +33,23 @@ describe('tsvectorLiteral', () => {
     const [w, last] = literal.split(' ');
     expect(w!.split(',')).toHaveLength(256);
     expect(last).toBe("'last':16383C");
+  });
+});
+
+describe('tsvectorBinary', () => {
+  it("is tsvectorrecv's form: the count, then each word with its NUL, its position count and weighted positions", () => {
+    const bytes = tsvectorBinary([
+      { text: 'Bär', weight: 'A' },
+      { text: 'bär x', weight: 'C' },
+    ]);
+    // The weight is in the top two bits of a position: A 3, C 1.
+    expect([...bytes]).toEqual([0, 0, 0, 2, 0x62, 0xc3, 0xa4, 0x72, 0, 0, 2, 0xc0, 1, 0x40, 2, 0x78, 0, 0, 1, 0x40, 3]);
+  });
+
+  it('keeps one position for words past the last one', () => {
+    const bytes = tsvectorBinary([{ text: `${'w '.repeat(16_383)}x x`, weight: 'C' }]);
+    // w: 256 positions; x: 16383 once.
+    expect(bytes.subarray(4 + 2 + 2 + 512)).toEqual(Buffer.from([0x78, 0, 0, 1, 0x40 | 0x3f, 0xff]));
   });
 });
 

@@ -13,7 +13,7 @@ import { settlePage } from '../../../db/repositories/crawl-pages.js';
 import { storeScrapeResult } from '../../../db/repositories/documents.js';
 import { purgeSearchIndex, searchIndex } from '../../../db/repositories/search-index.js';
 import { INDEXED_TEXT_CHARS, searchEntry } from '../../../lib/search/index-entry.js';
-import { tsvectorLiteral } from '../../../lib/search/lexemes.js';
+import { tsvectorBinary, tsvectorLiteral, type Weight } from '../../../lib/search/lexemes.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createDatabase, createTestDb, dropDatabase, testDatabaseUrl, type TestDb } from '../../helpers/test-db.js';
 
@@ -138,6 +138,29 @@ describe('search index', () => {
         || setweight(to_tsvector('simple', ${fields.content}), 'C')) as same, ${tsvectorLiteral([{ text: fields.content, weight: 'C' }])}::tsvector::text as ours`.execute(testDb.db);
     expect(rows[0]!.same).toBe(true);
     expect(rows[0]!.ours).toBe("'again':7C,9C 'and':4C,8C 'moss':5C,6C 'space':3C 'survive':2C 'tardigrades':1C");
+  });
+
+  it('reads the binary tsvector as the same tsvector as the literal', async () => {
+    const cases: { text: string; weight: Weight }[][] = [
+      [{ text: 'Water Bears', weight: 'A' }, { text: 'moss', weight: 'B' }, { text: 'Bears survive; naïve 日本語 a\u{20000}b', weight: 'C' }],
+      [{ text: `${'w '.repeat(20_000)}last words`, weight: 'C' }],
+      [{ text: '', weight: 'A' }],
+    ];
+    for (const fields of cases) {
+      const { rows } = await sql<{ same: boolean }>`select ${tsvectorBinary(fields)}::tsvector = ${tsvectorLiteral(fields)}::tsvector as same`.execute(testDb.db);
+      expect(rows[0]!.same, fields[0]!.text.slice(0, 20)).toBe(true);
+    }
+  });
+
+  it('keeps a binary tsvector within the 1 MB Postgres takes', async () => {
+    // 140,000 distinct words are more than a tsvector holds: the words past its limit are left out.
+    const many = Array.from({ length: 140_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    const { rows } = await sql<{ lexemes: number; first: boolean }>`
+      select length(v) as lexemes, v @@ 'w0 & w1'::tsquery as first
+      from (select ${tsvectorBinary([{ text: 'title', weight: 'A' }, { text: many, weight: 'C' }])}::tsvector as v) t`.execute(testDb.db);
+    expect(rows[0]!.lexemes).toBeGreaterThan(70_000);
+    expect(rows[0]!.lexemes).toBeLessThan(140_000);
+    expect(rows[0]!.first).toBe(true);
   });
 
   it('indexes a page once: a retried settle of the same page leaves the first entry', async () => {
