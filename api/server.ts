@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { role: 'api' });
   const db = createDb(config.databaseUrl, {
+    preparedStatements: config.preparedStatements,
     onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
   });
   // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.

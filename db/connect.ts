@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PREPARED_SESSION_OPTIONS, PreparingClient } from './prepared.js';
 import type { Database } from './schema.js';
 
 // bigint counts (COUNT, SUM) arrive as strings by default; our counts fit in a JS number.
@@ -12,10 +13,16 @@ export interface CreateDbOptions {
   maxConnections?: number;
   /** Told when an idle pooled connection dies (Postgres restart, admin termination). @default ignore */
   onIdleConnectionError?: (err: Error) => void;
+  /** Statements marked PREPARED (prepared.ts) become named prepared statements. @default true */
+  preparedStatements?: boolean;
 }
 
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    ...(options.preparedStatements === false ? {} : { Client: PreparingClient, options: PREPARED_SESSION_OPTIONS }),
+  });
   // Without a listener, pg rethrows an idle connection's error and the process dies. The pool has
   // already dropped that connection and the next query opens a fresh one, so it is not fatal.
   const onError = options.onIdleConnectionError ?? (() => undefined);

@@ -4,6 +4,7 @@
  * | variable | default | meaning |
  * |---|---|---|
  * | DATABASE_URL | postgres://postgres@127.0.0.1:5432/trawl | Postgres, the system of record |
+ * | DATABASE_PREPARED_STATEMENTS | true | keep the per-page statements prepared (db/prepared.ts); false behind a transaction-mode pooler older than PgBouncer 1.21 |
  * | TEMPORAL_ADDRESS | 127.0.0.1:7233 | Temporal frontend (npm start runs a dev server when unset) |
  * | TEMPORAL_NAMESPACE | default | Temporal namespace |
  * | TEMPORAL_TASK_QUEUE | trawl | task queue shared by the API and the workers |
@@ -59,6 +60,7 @@ export const DEFAULT_ADBLOCK_LISTS_DIR = '/usr/share/chromium/extensions/ublock-
 
 const envSchema = z.object({
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/trawl'),
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('trawl'),
@@ -103,6 +105,7 @@ const envSchema = z.object({
 
 export interface Config {
   databaseUrl: string;
+  preparedStatements: boolean;
   temporal: { address: string; namespace: string; taskQueue: string };
   api: { port: number; host: string; publicUrl?: string; maxRequestBodyBytes: number };
   auth: 'keys' | 'none';
@@ -216,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
     api: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, maxRequestBodyBytes: e.MAX_REQUEST_BODY_BYTES },
     auth: e.AUTH,

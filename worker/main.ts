@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   const temporalMetricsPort = metricsPort ? await findFreePort() : undefined;
   installRuntime(log, config.logLevel, temporalMetricsPort);
   const db = createDb(config.databaseUrl, {
+    preparedStatements: config.preparedStatements,
     onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
   });
   // Before polling starts: a first parse of the filter lists takes seconds of CPU.

@@ -5,6 +5,7 @@
 import { sql, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
 import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
+import { PREPARED } from '../prepared.js';
 import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
 import type { LedgerCharge } from './ledger.js';
@@ -72,7 +73,7 @@ export async function enqueuePages(
         on conflict (job_id, url_key) do nothing
         returning 1
       )
-      select (select count(*) from inserted)::integer as added, (select n from room) as room`.execute(trx);
+      select (select count(*) from inserted)::integer as added, (select n from room) as room${PREPARED}`.execute(trx);
     const { added, room } = rows[0]!;
     return { added, full: room - added <= 0 };
   });
@@ -117,6 +118,7 @@ export async function claimQueued(db: Db, jobId: string, claimId: string, max: n
         .skipLocked(),
     )
     .returning(['url', 'url_key', 'depth', 'seq'])
+    .modifyEnd(PREPARED)
     .execute();
   return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
 }

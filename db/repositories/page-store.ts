@@ -12,6 +12,7 @@
  */
 import { sql, type OperationNodeSource, type RawBuilder } from 'kysely';
 import type { Db } from '../connect.js';
+import { PREPARED } from '../prepared.js';
 import type { NewDocument } from '../schema.js';
 import { chargeCtes, chargeMade, creditLimitReachedIn, type LedgerCharge } from './ledger.js';
 import { cacheStore, evictIfOver, type CacheCopy } from './page-cache.js';
@@ -57,7 +58,7 @@ export async function storePage<Row extends object>(db: Db, store: PageStore): P
       with ${sql.join(ctes)}
       select ${store.select}, ${written} as written,
         ${cache ? sql`exists (select 1 from stored) and ${cache.over}` : sql`null`} as cache_over
-        ${charge ? sql`, ${chargeMade} as charged` : sql``}`.execute(db);
+        ${charge ? sql`, ${chargeMade} as charged` : sql``}${PREPARED}`.execute(db);
     row = rows[0]!;
   } catch (err) {
     throw creditLimitReachedIn(err, charge);

@@ -1,0 +1,59 @@
+/** Prepared statements (db/prepared.ts) over a real database: which statements are kept, and how they are planned. */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../../db/connect.js';
+import { PREPARED } from '../../../db/prepared.js';
+import { createDatabase, dropDatabase, testDatabaseUrl } from '../../helpers/test-db.js';
+
+const url = testDatabaseUrl('trawl_prepared');
+const opened: Db[] = [];
+
+/** One connection, so each query sees the statements the ones before it prepared. */
+function oneConnection(preparedStatements?: boolean): Db {
+  const db = createDb(url, { maxConnections: 1, preparedStatements });
+  opened.push(db);
+  return db;
+}
+
+async function preparedHere(db: Db) {
+  const { rows } = await sql<{ name: string; generic_plans: number; custom_plans: number }>`
+    select name, generic_plans::integer, custom_plans::integer from pg_prepared_statements`.execute(db);
+  return rows;
+}
+
+beforeAll(async () => {
+  await createDatabase(url);
+});
+
+afterAll(async () => {
+  await Promise.all(opened.map((db) => db.destroy()));
+  await dropDatabase(url);
+});
+
+describe('prepared statements', () => {
+  it('keeps a marked statement prepared on its connection, and no other', async () => {
+    const db = oneConnection();
+    for (let i = 0; i < 3; i++) {
+      expect((await sql<{ n: number }>`select ${i}::integer + 1 as n${PREPARED}`.execute(db)).rows[0]!.n).toBe(i + 1);
+      await sql`select ${i}::integer as unmarked`.execute(db);
+    }
+    const kept = await preparedHere(db);
+    expect(kept.map((s) => s.name)).toEqual([expect.stringMatching(/^trawl_[0-9a-f]{20}$/)]);
+    // The same text is the same statement: three calls, one statement.
+    expect(kept[0]!.custom_plans + kept[0]!.generic_plans).toBe(3);
+  });
+
+  it('plans every call for its own values, never with a generic plan', async () => {
+    const db = oneConnection();
+    await sql`create table if not exists skewed (id serial primary key, k integer not null)`.execute(db);
+    for (let i = 0; i < 8; i++) await sql`select count(*) from skewed where k <= ${i}::integer${PREPARED}`.execute(db);
+    const [statement] = await preparedHere(db);
+    expect(statement).toMatchObject({ generic_plans: 0, custom_plans: 8 });
+  });
+
+  it('prepares nothing when turned off', async () => {
+    const db = oneConnection(false);
+    await sql`select 1 as one${PREPARED}`.execute(db);
+    expect(await preparedHere(db)).toEqual([]);
+  });
+});
