@@ -2,8 +2,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../../db/connect.js';
+import { migrateToLatest } from '../../../db/migrator.js';
 import { PREPARED } from '../../../db/prepared.js';
-import { createDatabase, dropDatabase, testDatabaseUrl } from '../../helpers/test-db.js';
+import { claimQueued } from '../../../db/repositories/crawl-pages.js';
+import { findOrCreateTeam } from '../../../db/repositories/teams.js';
+import { createDatabase, dropDatabase, insertRunningJob, testDatabaseUrl } from '../../helpers/test-db.js';
 
 const url = testDatabaseUrl('trawl_prepared');
 const opened: Db[] = [];
@@ -49,6 +52,20 @@ describe('prepared statements', () => {
     for (let i = 0; i < 8; i++) await sql`select count(*) from skewed where k <= ${i}::integer${PREPARED}`.execute(db);
     const [statement] = await preparedHere(db);
     expect(statement).toMatchObject({ generic_plans: 0, custom_plans: 8 });
+  });
+
+  it("keeps a query builder's marked statement prepared: a crawl's claim", async () => {
+    const db = oneConnection();
+    const { error } = await migrateToLatest(db);
+    if (error) throw error;
+    const team = await findOrCreateTeam(db, 'prepared');
+    const jobId = await insertRunningJob(db, { teamId: team.id, kind: 'crawl', url: 'https://example.com/' });
+    await db.insertInto('crawl_pages').values({ job_id: jobId, url_key: 'a', url: 'https://example.com/a', depth: 0 }).execute();
+    const before = (await preparedHere(db)).length;
+    expect(await claimQueued(db, jobId, 'claim-1', 1)).toEqual([{ url: 'https://example.com/a', urlKey: 'a', depth: 0 }]);
+    expect(await claimQueued(db, jobId, 'claim-2', 1)).toEqual([]);
+    const after = await preparedHere(db);
+    expect(after).toHaveLength(before + 1);
   });
 
   it('prepares nothing when turned off', async () => {
