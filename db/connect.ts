@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PREPARED_SESSION_OPTIONS, PreparingClient } from './prepared.js';
+import { PLAN_EACH_CALL, PreparingClient } from './prepared.js';
 import type { Database } from './schema.js';
 
 // bigint counts (COUNT, SUM) arrive as strings by default; our counts fit in a JS number.
@@ -21,7 +21,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
-    ...(options.preparedStatements === false ? {} : { Client: PreparingClient, options: PREPARED_SESSION_OPTIONS }),
+    ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
   });
   // Without a listener, pg rethrows an idle connection's error and the process dies. The pool has
   // already dropped that connection and the next query opens a fresh one, so it is not fatal.
@@ -30,6 +30,10 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   // A checked-out connection is the pool's no longer: if Postgres drops it between two queries of
   // a transaction, pg emits 'error' on the client itself, which would kill the process. The query
   // in progress fails on its own, and pg-pool discards the dead client when it is released.
-  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+    // Queued before anything the pool's borrower sends on this connection.
+    if (options.preparedStatements !== false) client.query(PLAN_EACH_CALL).catch(onError);
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -21,12 +21,14 @@ const MARK = '/* prepared */';
 export const PREPARED = sql.raw(` ${MARK}`);
 
 /**
- * Each call is still planned for its own values. A generic plan, which Postgres switches to after
- * five calls when it looks no costlier, was planned on a fresh database's empty tables and kept:
- * it found an earlier attempt's Document by the job alone and purged expired cache copies by a
- * sequential scan, so storing a page grew slower with every page stored.
+ * Run on each of the pool's connections before its first statement: each call is still planned
+ * for its own values. A generic plan, which Postgres switches to after five calls when it looks no
+ * costlier, was planned on a fresh database's empty tables and kept: it found an earlier attempt's
+ * Document by the job alone and purged expired cache copies by a sequential scan, so storing a
+ * page grew slower with every page stored. A statement, not a startup option: a DATABASE_URL's
+ * own `options` would replace that.
  */
-export const PREPARED_SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
+export const PLAN_EACH_CALL = 'set plan_cache_mode = force_custom_plan';
 
 const names = new Map<string, string>();
 

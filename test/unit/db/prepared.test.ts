@@ -12,8 +12,8 @@ const url = testDatabaseUrl('trawl_prepared');
 const opened: Db[] = [];
 
 /** One connection, so each query sees the statements the ones before it prepared. */
-function oneConnection(preparedStatements?: boolean): Db {
-  const db = createDb(url, { maxConnections: 1, preparedStatements });
+function oneConnection(preparedStatements?: boolean, databaseUrl = url): Db {
+  const db = createDb(databaseUrl, { maxConnections: 1, preparedStatements });
   opened.push(db);
   return db;
 }
@@ -46,12 +46,15 @@ describe('prepared statements', () => {
     expect(kept[0]!.custom_plans + kept[0]!.generic_plans).toBe(3);
   });
 
-  it('plans every call for its own values, never with a generic plan', async () => {
-    const db = oneConnection();
-    await sql`create table if not exists skewed (id serial primary key, k integer not null)`.execute(db);
-    for (let i = 0; i < 8; i++) await sql`select count(*) from skewed where k <= ${i}::integer${PREPARED}`.execute(db);
-    const [statement] = await preparedHere(db);
-    expect(statement).toMatchObject({ generic_plans: 0, custom_plans: 8 });
+  it('plans every call for its own values, never with a generic plan, whatever options the URL sets', async () => {
+    for (const databaseUrl of [url, `${url}?options=${encodeURIComponent('-c statement_timeout=60000')}`]) {
+      const db = oneConnection(true, databaseUrl);
+      await sql`create table if not exists skewed (id serial primary key, k integer not null)`.execute(db);
+      for (let i = 0; i < 8; i++) await sql`select count(*) from skewed where k <= ${i}::integer${PREPARED}`.execute(db);
+      const [statement] = await preparedHere(db);
+      expect(statement, databaseUrl).toMatchObject({ generic_plans: 0, custom_plans: 8 });
+      expect((await sql<{ t: string }>`select current_setting('statement_timeout') as t`.execute(db)).rows[0]!.t, databaseUrl).toBe(databaseUrl === url ? '0' : '1min');
+    }
   });
 
   it("keeps a query builder's marked statement prepared: a crawl's claim", async () => {
