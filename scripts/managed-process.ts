@@ -52,8 +52,18 @@ export interface ManagedProcess {
   stop(graceMs: number): Promise<ExitInfo>;
 }
 
-const live = new Set<ManagedProcess>();
-let exitHookInstalled = false;
+const MANAGED = Symbol.for('trawl.managedProcesses');
+
+/**
+ * The children this process still runs, and whether its exit hook is in place. Kept on the
+ * process, not the module: a test runner that evaluates this module again for each test file in
+ * one process (vitest's single fork) would otherwise add an exit hook per file.
+ */
+const registry = ((globalThis as { [MANAGED]?: { live: Set<ManagedProcess>; exitHookInstalled: boolean } })[MANAGED] ??= {
+  live: new Set(),
+  exitHookInstalled: false,
+});
+const { live } = registry;
 
 export async function spawnManaged(options: ManagedProcessOptions): Promise<ManagedProcess> {
   const { name, log } = options;
@@ -163,8 +173,8 @@ function killGroup(pid: number): void {
  * stopping them (an uncaught error, a second Ctrl-C), take them down rather than leave them running.
  */
 function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
+  if (registry.exitHookInstalled) return;
+  registry.exitHookInstalled = true;
   process.on('exit', () => {
     const table = listProcesses();
     for (const child of live) {
