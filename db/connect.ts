@@ -18,10 +18,11 @@ export interface CreateDbOptions {
 }
 
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db {
+  const prepared = options.preparedStatements !== false;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
-    ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
+    ...(prepared ? { Client: PreparingClient } : {}),
   });
   // Without a listener, pg rethrows an idle connection's error and the process dies. The pool has
   // already dropped that connection and the next query opens a fresh one, so it is not fatal.
@@ -33,7 +34,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   pool.on('connect', (client) => {
     client.on('error', onError);
     // Queued before anything the pool's borrower sends on this connection.
-    if (options.preparedStatements !== false) client.query(PLAN_EACH_CALL).catch(onError);
+    if (prepared) client.query(PLAN_EACH_CALL).catch(onError);
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -85,8 +85,9 @@ function lexemes(fields: readonly { text: string; weight: Weight }[]): Lexemes {
         found.set(word, (entry = []));
       }
       const position = Math.min(offset + i + 1, MAX_POSITION);
+      if (entry.length >= MAX_POSITIONS_PER_LEXEME) continue;
       // Past the last position every word stands at it, once.
-      if (entry.length >= MAX_POSITIONS_PER_LEXEME || (entry[entry.length - 1]! & MAX_POSITION) === position) continue;
+      if (entry.length > 0 && (entry[entry.length - 1]! & MAX_POSITION) === position) continue;
       if (dataBytes + 4 > MAX_DATA_BYTES) continue;
       dataBytes += 4;
       entry.push(position | tag);
