@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../../db/connect.js';
 import { migrateToLatest } from '../../../db/migrator.js';
 import { PREPARED } from '../../../db/prepared.js';
-import { claimQueued } from '../../../db/repositories/crawl-pages.js';
+import { randomUUID } from 'node:crypto';
+import { completedDocumentRow } from '../../../activities/page/document-row.js';
+import { claimQueued, settlePage } from '../../../db/repositories/crawl-pages.js';
 import { findOrCreateTeam } from '../../../db/repositories/teams.js';
 import { createDatabase, dropDatabase, insertRunningJob, testDatabaseUrl } from '../../helpers/test-db.js';
 
@@ -57,7 +59,7 @@ describe('prepared statements', () => {
     }
   });
 
-  it("keeps a query builder's marked statement prepared: a crawl's claim", async () => {
+  it("keeps a crawl page's claim and settle prepared: a query builder's mark and a template's", async () => {
     const db = oneConnection();
     const { error } = await migrateToLatest(db);
     if (error) throw error;
@@ -67,8 +69,11 @@ describe('prepared statements', () => {
     const before = (await preparedHere(db)).length;
     expect(await claimQueued(db, jobId, 'claim-1', 1)).toEqual([{ url: 'https://example.com/a', urlKey: 'a', depth: 0 }]);
     expect(await claimQueued(db, jobId, 'claim-2', 1)).toEqual([]);
-    const after = await preparedHere(db);
-    expect(after).toHaveLength(before + 1);
+    expect(await preparedHere(db)).toHaveLength(before + 1);
+    const url = 'https://example.com/a';
+    const row = completedDocumentRow({ id: randomUUID(), jobId, teamId: team.id, url, urlKey: 'a', document: { markdown: 'A', metadata: { url } }, creditsUsed: 1 });
+    expect((await settlePage(db, { jobId, urlKey: 'a', status: 'completed' }, row)).inserted).toBe(true);
+    expect(await preparedHere(db)).toHaveLength(before + 2);
   });
 
   it('prepares nothing when turned off', async () => {
