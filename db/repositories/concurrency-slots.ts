@@ -28,7 +28,9 @@ export async function acquireSlot(db: Db, teamId: string, limit: number, leaseId
 /**
  * Takes up to `count` free slots (never leased, or leased but expired) for `ttlMs`, all under
  * `leaseId`; none when all `limit` slots are held. Free slots are picked at random so concurrent
- * callers seldom collide; a slot lost to a concurrent caller is simply not granted.
+ * callers seldom collide; a slot lost to a concurrent caller is simply not granted. The picked
+ * slots are written in slot order: two batches that wrote theirs in random order could each hold
+ * a slot the other waits for, and Postgres would fail one with a deadlock.
  */
 export async function acquireSlots(
   db: Db,
@@ -50,7 +52,7 @@ export async function acquireSlots(
       limit ${count}::integer
     )
     insert into concurrency_slots (team_id, slot, lease_id, expires_at)
-    select ${teamId}::uuid, n, ${leaseId}::uuid, now() + make_interval(secs => ${ttlMs / 1000}) from free
+    select ${teamId}::uuid, n, ${leaseId}::uuid, now() + make_interval(secs => ${ttlMs / 1000}) from free order by n
     on conflict (team_id, slot) do update
       set lease_id = excluded.lease_id, expires_at = excluded.expires_at
       where concurrency_slots.expires_at <= now()
