@@ -36,6 +36,20 @@ function layer(dir, { banned = [], typesOnly = [], packages = [], message }) {
   };
 }
 
+const NO_WORKER_IMPORTS = { selector: 'ImportDeclaration[source.value=/worker\\//]', message: 'Nothing imports worker/: it only wires the process.' };
+
+/**
+ * A pattern built at run time may come from a user, and V8's RegExp backtracks: one team's glob
+ * stalled every team's worker. RegExps are built from constants at module level; anything built
+ * from input goes through lib/patterns/, which matches in linear time.
+ */
+const PATTERNS_MESSAGE = 'Build a RegExp only from constants at module level; patterns from input go through lib/patterns/ (linear time)';
+const USER_PATTERNS_ONLY_IN_PATTERNS = [
+  { selector: ':function NewExpression[callee.name="RegExp"]', message: PATTERNS_MESSAGE },
+  { selector: ':function CallExpression[callee.name="RegExp"]', message: PATTERNS_MESSAGE },
+  { selector: 'ImportDeclaration[source.value=/^(re2js|css-what)$/]', message: 'Only lib/patterns/ compiles user-supplied patterns' },
+];
+
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'net', 'child_process', 'timers'];
 const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
 
@@ -55,9 +69,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/worker\\//]", message: 'Nothing imports worker/: it only wires the process.' }],
+      'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...USER_PATTERNS_ONLY_IN_PATTERNS],
     },
   },
+  // The one vetted module that compiles user-supplied patterns, each in linear time.
+  { files: ['lib/patterns/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS] } },
   ...['contracts', 'lib'].map((dir) =>
     layer(dir, {
       banned: ['api', 'activities', 'workflows', 'worker', 'browser'],

@@ -54,6 +54,17 @@ describe('lint rules', () => {
     expect(await brokenRules('browser/browser-pool.ts', "import { chromium } from 'playwright-core';\nexport const c = chromium;\n")).toEqual([]);
   });
 
+  it('keep patterns built from input inside lib/patterns/, where they match in linear time', async () => {
+    const fromInput = 'export function f(glob: string) { return new RegExp(glob); }\n';
+    expect(await brokenRules('lib/threat/policy.ts', fromInput)).toContain('no-restricted-syntax');
+    expect(await brokenRules('activities/extract.ts', 'export const g = (s: string) => RegExp(s);\n')).toContain('no-restricted-syntax');
+    expect(await brokenRules('scraper/html/main-content.ts', "import { parse } from 'css-what';\nexport const p = parse;\n")).toContain(
+      'no-restricted-syntax',
+    );
+    expect(await brokenRules('lib/threat/policy.ts', "const WORDS = ['a', 'b'];\nexport const W = new RegExp(`(${WORDS.join('|')})`);\n")).toEqual([]);
+    expect(await brokenRules('lib/patterns/regex.ts', "import { RE2JS } from 're2js';\nexport const r = RE2JS;\n")).toEqual([]);
+  });
+
   it('catch a promise nobody awaits', async () => {
     expect(await brokenRules('activities/map-site.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
       '@typescript-eslint/no-floating-promises',
