@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey } from '../api/accounts.js';
-import { SCOPES } from '../api/auth/api-keys.js';
+import { describeScopes, SCOPES } from '../api/auth/api-keys.js';
 import { createDb, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { listApiKeys } from '../db/repositories/api-keys.js';
@@ -103,7 +103,7 @@ async function listKeys(db: Db, team: string | undefined): Promise<void> {
   const rows = await listApiKeys(db, team);
   for (const r of rows) {
     const state = r.revoked_at ? `revoked ${r.revoked_at.toISOString()}` : 'active';
-    const scopes = r.scopes ? r.scopes.join(',') : 'all';
+    const scopes = describeScopes(r.scopes);
     console.log(`${r.id}  ${r.key_prefix}…  team=${r.team}  scopes=${scopes}  ${state}`);
   }
   if (rows.length === 0) console.log('no keys');

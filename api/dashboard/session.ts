@@ -10,7 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { findActiveKeyOwner } from '../../db/repositories/api-keys.js';
 import { deleteSession, findSession, insertSession, setSessionFlash } from '../../db/repositories/dashboard-sessions.js';
-import { hashApiKey } from '../auth/api-keys.js';
+import { hashApiKey, keyAllows } from '../auth/api-keys.js';
 import type { AppDeps } from '../deps.js';
 import { noteKeyUse } from '../middleware/auth.js';
 import type { Viewer } from './viewer.js';
@@ -48,7 +48,7 @@ export type SignInResult = { ok: true } | { ok: false; reason: string };
 export async function signIn(deps: AppDeps, base: string, req: Request, res: Response, key: unknown): Promise<SignInResult> {
   const owner = typeof key === 'string' && key.trim() ? await findActiveKeyOwner(deps.db, hashApiKey(key.trim())) : undefined;
   if (!owner) return { ok: false, reason: 'That key is not valid (or it was revoked).' };
-  if (owner.scopes && !owner.scopes.includes('admin')) return { ok: false, reason: 'That key has no admin scope: only admin keys may sign in.' };
+  if (!keyAllows(owner.scopes, 'admin')) return { ok: false, reason: 'That key has no admin scope: only admin keys may sign in.' };
   noteKeyUse(deps.db, owner);
   await openSession(deps, base, req, res, owner.keyId);
   return { ok: true };

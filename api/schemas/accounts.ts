@@ -36,7 +36,7 @@ export const planChangeSchema = z.object({
 });
 export type PlanChange = z.infer<typeof planChangeSchema>;
 
-/** `scrape,crawl` → ['scrape', 'crawl']; absent or blank → null (every scope). */
+/** `scrape,crawl` → ['scrape', 'crawl']; absent or blank → null (the default scopes: every one but admin). */
 export const scopesSchema = z.preprocess(
   blankIsAbsent,
   z
