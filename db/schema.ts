@@ -106,6 +106,12 @@ export interface RobotsBlockedTable {
   url: string;
 }
 
+/** Secrets every API process shares (the dashboard's sign-in tokens are signed with one). */
+export interface ServerSecretTable {
+  name: string;
+  value: Buffer;
+}
+
 /** A team's plan; a team without a row gets the defaults in lib/plans.ts. */
 export interface TeamPlanTable {
   team_id: string;
@@ -417,6 +423,7 @@ export interface Database {
   monitor_check_pages: MonitorCheckPageTable;
   dashboard_sessions: DashboardSessionTable;
   team_refusals: TeamRefusalTable;
+  server_secrets: ServerSecretTable;
 }
 
 export type Team = Selectable<TeamTable>;
