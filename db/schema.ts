@@ -10,6 +10,8 @@ export interface TeamTable {
   /** HMAC key for X-Firecrawl-Signature; null sends webhooks unsigned. */
   webhook_secret: string | null;
   created_at: CreatedAt;
+  /** Set by `teams delete`: the team's keys are revoked and its name is free again. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ApiKeyTable {
@@ -130,6 +132,9 @@ export interface TeamPlanTable {
   concurrency: number;
   zero_data_retention: boolean;
   threat_protection: boolean;
+  max_monitors: number;
+  agent_concurrency: number;
+  unbilled_failed_agent_pages: number;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

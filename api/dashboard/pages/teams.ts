@@ -158,6 +158,9 @@ function planForm(t: string, viewer: Viewer, d: TeamPageData): Html {
     ${field('credits', 'Credits per month', plan.monthlyCredits)}
     ${field('tokens', 'Model tokens per month', plan.monthlyTokens)}
     ${field('concurrency', 'Concurrent pages', plan.concurrency)}
+    ${field('monitors', 'Monitors', plan.monitors)}
+    ${field('agent-concurrency', 'Agent runs at once', plan.agentConcurrency)}
+    ${field('failed-agent-pages', 'Unbilled pages of failed agent runs a month', plan.unbilledFailedAgentPages)}
     ${ENDPOINT_CLASSES.map((c) => field(`${c}-rpm`, `${c} requests/min`, plan.rateLimits[c]))}
     ${toggle('zdr', 'Zero data retention allowed', plan.zeroDataRetention)}
     ${toggle('threat-protection', 'Threat protection', plan.threatProtection)}

@@ -195,7 +195,7 @@ describe('the job list', () => {
       last_run_at: null,
       last_check_summary: null,
       updated_at: new Date(),
-    });
+    }, 10);
     const checkId = randomUUID();
     await insertQueuedCheck(t.db, { id: checkId, monitorId, teamId: team.id, workflowId: `monitor-check-${checkId}`, estimatedCredits: 1, expiresAt: new Date(Date.now() + 3_600_000) });
     const all = await listJobs(t.db, { teamIds: [team.id], offset: 0, limit: 10 });
