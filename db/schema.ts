@@ -108,6 +108,13 @@ export interface RobotsBlockedTable {
   url: string;
 }
 
+/** The tool calls of a team's failed agent runs that were refunded, per month (lib/plans.ts unbilledFailedAgentPages). */
+export interface UnbilledFailedWorkTable {
+  team_id: string;
+  period_start: ColumnType<Date, Date | string, Date | string>;
+  pages: number;
+}
+
 /** Secrets every API process shares (the dashboard's sign-in tokens are signed with one). */
 export interface ServerSecretTable {
   name: string;
@@ -296,7 +303,9 @@ export interface MonitorCheckPageTable {
 
 /** One failed webhook delivery attempt (db/repositories/webhook-failures.ts). */
 export interface WebhookFailureTable {
-  job_id: string;
+  /** The job's, or else the monitor check's: exactly one is set. */
+  job_id: string | null;
+  check_id: string | null;
   delivery_id: string;
   attempt: number;
   event: string;
@@ -429,6 +438,7 @@ export interface Database {
   dashboard_sessions: DashboardSessionTable;
   team_refusals: TeamRefusalTable;
   server_secrets: ServerSecretTable;
+  unbilled_failed_work: UnbilledFailedWorkTable;
 }
 
 export type Team = Selectable<TeamTable>;

@@ -13,9 +13,18 @@ export async function up(db: Kysely<any>): Promise<void> {
       add column if not exists agent_concurrency integer not null default 10,
       add column if not exists unbilled_failed_agent_pages integer not null default 100`.execute(db);
   await sql`alter table teams add column if not exists deleted_at timestamptz`.execute(db);
+  // Tool calls of failed agent runs that were refunded, per team and month (UTC).
+  await sql`
+    create table if not exists unbilled_failed_work (
+      team_id uuid not null references teams(id) on delete cascade,
+      period_start date not null,
+      pages integer not null,
+      primary key (team_id, period_start)
+    )`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists unbilled_failed_work`.execute(db);
   await sql`alter table teams drop column if exists deleted_at`.execute(db);
   await sql`
     alter table team_plans
