@@ -16,7 +16,7 @@ import type { ExtractWorkflowInput } from '../../workflows/extract.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { checkIdempotencyKey, startJob } from '../job-start.js';
-import { jobStatusView, requireTeamJob } from '../job-view.js';
+import { jobStatusView, requireTeamJob, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
@@ -112,7 +112,12 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
 function extractStatus(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const job = await requireTeamJob(deps.db, authOf(res).teamId, String(req.params.id), ['extract']);
-    const [view, tokensUsed, failed] = await Promise.all([jobStatusView(deps.db, job), readJobTokens(deps.db, job.id), listFailedDocuments(deps.db, job.id)]);
+    const [view, tokensUsed, failed, webhookFailures] = await Promise.all([
+      jobStatusView(deps.db, job),
+      readJobTokens(deps.db, job.id),
+      listFailedDocuments(deps.db, job.id),
+      webhookFailureViews(deps.db, job.id),
+    ]);
     // Extract has no errors endpoint in the reference: the pages it could not read are named here.
     const unread = failed.length > 0 ? `Not read: ${failed.map((f) => `${f.url} (${f.errorCode ?? 'error'})`).join(', ')}.` : undefined;
     const warning = [view.warning, unread].filter(Boolean).join(' ');
@@ -130,6 +135,7 @@ function extractStatus(deps: AppDeps): RequestHandler {
       expiresAt: view.expiresAt,
       creditsUsed: view.creditsUsed,
       tokensUsed,
+      ...(webhookFailures.length > 0 && { webhookFailures }),
     });
   };
 }

@@ -29,7 +29,7 @@ import { httpError } from '../errors.js';
 import { keyAllows, type Scope } from '../auth/api-keys.js';
 import type { TeamPlan } from '../../lib/plans.js';
 import { teamStandingOf } from '../team-plan.js';
-import { isJobId } from '../job-view.js';
+import { isJobId, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody } from '../middleware/validate.js';
@@ -203,10 +203,14 @@ export function monitorRoutes(deps: AppDeps): Router {
     const check = isJobId(checkId) ? await findCheck(deps.db, monitor.id, checkId) : undefined;
     if (!check) throw httpError('NOT_FOUND', 'Check not found');
     const query = parseQuery(monitorCheckQuerySchema, req);
-    const pages = await listCheckPages(deps.db, check.id, { limit: query.limit + 1, skip: query.skip, status: query.status });
+    const [pages, webhookFailures] = await Promise.all([
+      listCheckPages(deps.db, check.id, { limit: query.limit + 1, skip: query.skip, status: query.status }),
+      webhookFailureViews(deps.db, check.id, { monitorCheck: true }),
+    ]);
     const more = pages.length > query.limit;
     const next = more ? nextUrl(deps, req, query.skip + query.limit) : null;
-    res.json({ success: true, data: { ...checkView(check), pages: pages.slice(0, query.limit).map(checkPageView), next }, next });
+    const data = { ...checkView(check), pages: pages.slice(0, query.limit).map(checkPageView), next, ...(webhookFailures.length > 0 && { webhookFailures }) };
+    res.json({ success: true, data, next });
   });
 
   return router;

@@ -72,9 +72,33 @@ describe('SSRF protection (the default)', () => {
     expect(active.body.crawls).toEqual([]);
   });
 
+  it('refuses a webhook to a literal private or metadata address at submission, on every route that takes one', async () => {
+    const port = new URL(site.url).port;
+    const targets = [`http://127.0.0.1:${port}/hook`, `http://2130706433:${port}/hook`, 'http://169.254.169.254/latest', `http://[::1]:${port}/hook`];
+    const bodies: [string, (hook: unknown) => Record<string, unknown>][] = [
+      ['/v2/crawl', (webhook) => ({ url: 'https://example.com', webhook })],
+      ['/v2/batch/scrape', (webhook) => ({ urls: ['https://example.com'], webhook })],
+      ['/v1/crawl', (webhook) => ({ url: 'https://example.com', webhook })],
+      ['/v2/extract', (webhook) => ({ urls: ['https://example.com'], prompt: 'x', webhook })],
+      ['/v2/agent', (webhook) => ({ prompt: 'x', webhook })],
+      ['/v2/monitor', (webhook) => ({ name: 'm', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: ['https://example.com'] }], webhook })],
+    ];
+    for (const [path, body] of bodies) {
+      for (const url of targets) {
+        for (const hook of [url, { url }]) {
+          const res = await api(path, { body: body(hook) });
+          expect(res.status, `${path} ${JSON.stringify(hook)}`).toBe(400);
+          expect(res.body).toMatchObject({ success: false, code: 'WEBHOOK_TARGET_BLOCKED' });
+        }
+      }
+    }
+  });
+
   it('refuses the pages of a batch, listing them in /errors, and its webhook to a private target', async () => {
+    // A name, so the submission check (literal addresses only) lets it by: delivery refuses it.
+    const hook = `${site.url.replace('127.0.0.1', 'localhost')}/hook`;
     const started = await api('/v2/batch/scrape', {
-      body: { urls: [`${site.url}/final`, 'http://[::ffff:7f00:1]/'], webhook: { url: `${site.url}/hook`, events: ['completed'] } },
+      body: { urls: [`${site.url}/final`, 'http://[::ffff:7f00:1]/'], webhook: { url: hook, events: ['completed'] } },
     });
     expect(started.status).toBe(200);
     let errors: { errors: { code: string }[]; webhookFailures: { code: string; final: boolean }[] } | undefined;
