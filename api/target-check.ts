@@ -7,16 +7,20 @@ import type { RequestHandler } from 'express';
 import { isIP } from 'node:net';
 import { TrawlError } from '../lib/errors.js';
 import { addressPolicyFor } from '../scraper/net/address-policy.js';
+import { toPageError } from '../scraper/net/network-error.js';
 import { checkProxiedTarget } from '../scraper/net/peer-guard.js';
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 
-export async function refuseBlockedStartUrl(deps: AppDeps, url: string): Promise<void> {
+export async function refuseBlockedStartUrl(deps: AppDeps, url: string, options: { refuseUnresolvable?: boolean } = {}): Promise<void> {
   try {
     await checkProxiedTarget(new URL(url).hostname, addressPolicyFor(deps.config.allowPrivateNetwork));
   } catch (err) {
     if (err instanceof TrawlError && err.code === 'SSRF_BLOCKED') throw httpError('SSRF_BLOCKED', err.message);
-    // A name that does not resolve here is the job's to report, as it is for every other page.
+    // A map answers at once, as a scrape does: a name that does not resolve is the caller's 400.
+    // For a crawl it is the job's to report, as it is for every other page.
+    const asPage = toPageError(err, new URL(url));
+    if (options.refuseUnresolvable && asPage.code === 'SCRAPE_DNS_RESOLUTION_ERROR') throw httpError(asPage.code, asPage.message);
   }
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../db/connect.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
+import { closedPort } from '../helpers/closed-port.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -353,6 +354,19 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
     expect(artifacts.map((a) => a.change)).toEqual(['partial', 'update']);
     const snap = await api(`/v2/agent/${started.body.id}/snapshots/${artifacts[0]!.snapshotId}`);
     expect(JSON.parse(snap.body.snapshot)).toEqual(partial);
+  });
+
+  it("lists a run's failed webhook deliveries in its status", async () => {
+    model.reset();
+    model.script(say({ tool: 'refuse', reason: 'nothing to do' }));
+    const run = await api('/v2/agent', { body: { prompt: 'hooks that fail', webhook: `http://127.0.0.1:${await closedPort()}/hook` } });
+    expect(run.status).toBe(200);
+    let status: { webhookFailures?: { event: string; code: string; attempt: number }[] } = {};
+    for (let i = 0; i < 300 && !status.webhookFailures?.length; i++) {
+      status = (await api(`/v2/agent/${run.body.id}`)).body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status.webhookFailures![0]).toMatchObject({ event: 'agent.started', attempt: 1, code: 'WEBHOOK_DELIVERY_FAILED' });
   });
 
   it('sends signed agent webhooks: started, one action per tool call, completed; and cancelled', async () => {

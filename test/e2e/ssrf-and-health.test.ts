@@ -94,6 +94,23 @@ describe('SSRF protection (the default)', () => {
     }
   });
 
+  it("shows a monitor check's refused webhook deliveries in the check's status", async () => {
+    const hook = `${site.url.replace('127.0.0.1', 'localhost')}/monitor-hook`;
+    const created = await api('/v2/monitor', {
+      body: { name: 'hooked', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: [`${site.url}/final`] }], webhook: { url: hook, events: ['monitor.check.completed'] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const run = await api(`/v2/monitor/${created.body.data.id}/run`, { method: 'POST' });
+    let check: { status: string; webhookFailures?: { code: string; final: boolean }[] } | undefined;
+    for (let i = 0; i < 300; i++) {
+      check = (await api(`/v2/monitor/${created.body.data.id}/checks/${run.body.data.id}`)).body.data;
+      if (check?.webhookFailures?.some((w) => w.final)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(check!.webhookFailures).toContainEqual(expect.objectContaining({ code: 'WEBHOOK_TARGET_BLOCKED', final: true }));
+    expect(site.requests.filter((r) => r.includes('/monitor-hook'))).toEqual([]);
+  });
+
   it('refuses the pages of a batch, listing them in /errors, and its webhook to a private target', async () => {
     // A name, so the submission check (literal addresses only) lets it by: delivery refuses it.
     const hook = `${site.url.replace('127.0.0.1', 'localhost')}/hook`;
