@@ -50,6 +50,14 @@ const USER_PATTERNS_ONLY_IN_PATTERNS = [
   { selector: 'ImportDeclaration[source.value=/^(re2js|css-what)$/]', message: 'Only lib/patterns/ compiles user-supplied patterns' },
 ];
 
+/** The system of record is read and written through db/repositories/ only (and migrations). */
+const SQL_MESSAGE = 'SQL lives in db/repositories/: add a repository function and call it';
+const SQL_ONLY_IN_DB = [
+  { selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto|selectNoFrom)$/]', message: SQL_MESSAGE },
+  { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: SQL_MESSAGE },
+];
+const BASE_SYNTAX = [NO_WORKER_IMPORTS, ...SQL_ONLY_IN_DB];
+
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'net', 'child_process', 'timers'];
 const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
 
@@ -69,11 +77,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...USER_PATTERNS_ONLY_IN_PATTERNS],
+      'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...USER_PATTERNS_ONLY_IN_PATTERNS],
     },
   },
   // The one vetted module that compiles user-supplied patterns, each in linear time.
-  { files: ['lib/patterns/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS] } },
+  { files: ['lib/patterns/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX] } },
+  { files: ['db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...USER_PATTERNS_ONLY_IN_PATTERNS] } },
+  // The worker is a service; scripts/ are the developer's tools around it.
+  { files: ['worker/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...USER_PATTERNS_ONLY_IN_PATTERNS, { selector: 'ImportDeclaration[source.value=/scripts\\//]', message: 'worker/ imports nothing from scripts/' }] } },
   ...['contracts', 'lib'].map((dir) =>
     layer(dir, {
       banned: ['api', 'activities', 'workflows', 'worker', 'browser'],
@@ -127,6 +138,16 @@ export default tseslint.config(
   },
   // Kysely's own advice: migrations see the database as it was, so they are typed loosely.
   { files: ['db/migrations/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // A migration sees the schema as it was: code of the app's (a tokenizer, a rule) may change after it.
+  {
+    files: ['db/migrations/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '../**'], message: 'A migration imports only kysely and other migrations, never the app' }] },
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-syntax': 'off' },

@@ -4,7 +4,7 @@
  * message, as the seed's states table says.
  */
 import { Router, type RequestHandler } from 'express';
-import { findSnapshot, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
+import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
 import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
@@ -129,19 +129,11 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
 function listAgents(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const before = Number(req.query.before);
-    let query = deps.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('team_id', '=', authOf(res).teamId)
-      .where('kind', '=', 'agent')
-      .where('expires_at', '>', new Date())
-      .orderBy('created_at', 'desc')
-      .limit(PAGE_SIZE + 1);
-    if (req.query.before !== undefined) {
-      if (!Number.isFinite(before)) throw httpError('BAD_REQUEST', 'before must be a unix timestamp in milliseconds');
-      query = query.where('created_at', '<', new Date(before));
-    }
-    const rows = await query.execute();
+    if (req.query.before !== undefined && !Number.isFinite(before)) throw httpError('BAD_REQUEST', 'before must be a unix timestamp in milliseconds');
+    const rows = await listTeamAgentRuns(deps.db, authOf(res).teamId, {
+      limit: PAGE_SIZE + 1,
+      ...(req.query.before !== undefined && { before: new Date(before) }),
+    });
     const page = rows.slice(0, PAGE_SIZE);
     const last = page.at(-1);
     res.json({

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
+import type { Job } from '../schema.js';
 
 export interface TraceEvent {
   seq: number;
@@ -119,4 +120,18 @@ export async function refundRun(db: Db, teamId: string, runId: string): Promise<
     )
     select coalesce(sum(credits), 0) as total from removed`.execute(db);
   return Number(rows[0]?.total ?? 0);
+}
+
+/** The team's agent runs not yet expired, newest first, created before `before` when given. */
+export async function listTeamAgentRuns(db: Db, teamId: string, page: { limit: number; before?: Date }): Promise<Job[]> {
+  let query = db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('kind', '=', 'agent')
+    .where('expires_at', '>', new Date())
+    .orderBy('created_at', 'desc')
+    .limit(page.limit);
+  if (page.before) query = query.where('created_at', '<', page.before);
+  return query.execute();
 }

@@ -342,3 +342,17 @@ export async function abandonCheck(db: Db, checkId: string, monitorId: string, e
     await trx.updateTable('monitors').set({ current_check_id: null }).where('id', '=', monitorId).where('current_check_id', '=', checkId).execute();
   });
 }
+
+/** The check's pages that are events (new, changed, removed, error), in a stable order, at most `limit`. */
+export async function listCheckEventPageIds(db: Db, checkId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('monitor_check_pages')
+    .select('id')
+    .where('check_id', '=', checkId)
+    .where('status', '<>', 'same')
+    .orderBy('target_id')
+    .orderBy('url')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnManaged, type ManagedProcess } from '../../scripts/managed-process.js';
 import { projectRoot } from '../../scripts/paths.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';

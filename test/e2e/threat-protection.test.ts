@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
