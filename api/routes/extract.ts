@@ -9,7 +9,7 @@ import { listFailedDocuments } from '../../db/repositories/crawl-read.js';
 import { readJobTokens } from '../../db/repositories/token-ledger.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { relaxedSchema } from '../../llm/page-features.js';
-import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
+import { exactPageKey } from '../../lib/url/normalize.js';
 import type { ExtractJobResult } from '../../activities/extract.js';
 import { extractWorkflow } from '../../workflows/index.js';
 import type { ExtractWorkflowInput } from '../../workflows/extract.js';
@@ -68,7 +68,7 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
       const url = absoluteHttpUrl(raw.replaceAll('*', 'x'));
       if (!url) invalidURLs.push(raw);
       else if (raw.includes('*')) globs.push(raw.trim());
-      else pages.push({ url, urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })) });
+      else pages.push({ url, urlKey: exactPageKey(url) });
     }
     if (invalidURLs.length > 0 && !body.ignoreInvalidURLs) throw httpError('INVALID_URL', 'Invalid URL', { invalidURLs });
     // Without URLs the pages come from a search for the prompt (the schema requires one or the other).
