@@ -35,6 +35,8 @@ export interface RunSearchInput {
   categories: SearchCategory[];
   includeDomains?: string[];
   excludeDomains?: string[];
+  highlights?: boolean;
+  safe?: boolean;
   /**
    * Put the web and news results in the frontier to be scraped by the job's page loop; without
    * it the job is complete when the results are stored.
@@ -89,6 +91,8 @@ export function createRunSearchActivity(deps: ActivityDeps) {
           location: source.location,
           includeDomains: input.includeDomains,
           excludeDomains: input.excludeDomains,
+          highlights: input.highlights,
+          safe: input.safe,
           signal,
         });
         // Providers that cannot filter by domain (SearXNG) are filtered here; the index already was.

@@ -1,5 +1,6 @@
 /** The options of a map (POST /v2/map without its url), shared by the API schema and the map activity. */
 import { z } from 'zod';
+import { auditMetadataSchema } from './cloud-only.js';
 import { httpHeadersSchema } from './http-headers.js';
 import { locationSchema, threatProtectionSchema } from './scrape-options.js';
 
@@ -18,6 +19,7 @@ export const mapOptionsShape = {
   useIndex: z.boolean().default(true),
   filterByPath: z.boolean().default(true),
   threatProtection: threatProtectionSchema.optional(),
+  auditMetadata: auditMetadataSchema,
 };
 
 export type MapOptions = z.infer<z.ZodObject<typeof mapOptionsShape>>;

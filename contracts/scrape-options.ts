@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { selectorProblem } from '../lib/patterns/css.js';
 import { globProblem } from '../lib/patterns/glob.js';
+import { auditMetadataSchema, domainToolsSchema, toolDetailSchema } from './cloud-only.js';
 import { httpHeadersSchema } from './http-headers.js';
 
 const MAX_TIMEOUT_MS = 300_000;
@@ -195,6 +196,11 @@ export const scrapeOptionsShape = {
   blockAds: z.boolean().default(true).describe('Block ads, trackers and cookie banners'),
   proxy: z.enum(['basic', 'enhanced', 'auto', 'stealth']).default('basic').describe('Proxy pool'),
   threatProtection: threatProtectionSchema.optional(),
+  // Firecrawl cloud products: accepted, and named in the page's warning (contracts/cloud-only.ts).
+  useMock: z.string().max(256).optional().describe("One of Firecrawl's recorded test responses; accepted, the page is fetched live"),
+  domainTools: domainToolsSchema,
+  toolDetail: toolDetailSchema,
+  auditMetadata: auditMetadataSchema,
 };
 
 export const scrapeOptionsSchema = z.strictObject(scrapeOptionsShape).superRefine(checkWaitForWithinTimeout);

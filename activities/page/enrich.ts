@@ -8,13 +8,14 @@
  * "Extending Trawl" section walks through an example.
  */
 import { changeTrackingStep } from './enrich/change-tracking.js';
+import { cloudOnlyStep } from './enrich/cloud-only.js';
 import { jsonFormatStep } from './enrich/json.js';
 import { summaryFormatStep } from './enrich/summary.js';
 import type { EnrichContext, EnrichStep } from './enrich-step.js';
 
 export type { EnrichContext, EnrichStep } from './enrich-step.js';
 
-export const ENRICH_STEPS: readonly EnrichStep[] = [changeTrackingStep, jsonFormatStep, summaryFormatStep];
+export const ENRICH_STEPS: readonly EnrichStep[] = [changeTrackingStep, jsonFormatStep, summaryFormatStep, cloudOnlyStep];
 
 /** Runs every step that applies; resolves to the credits they cost together. */
 export async function enrich(ctx: EnrichContext, steps: readonly EnrichStep[]): Promise<number> {

@@ -20,6 +20,13 @@ export interface SearchQuery {
   location?: string;
   includeDomains?: string[];
   excludeDomains?: string[];
+  /**
+   * Query-relevant excerpts as web descriptions and news snippets (Firecrawl's default); false
+   * keeps the page's own description. Undefined means the default.
+   */
+  highlights?: boolean;
+  /** Safe search: true filters explicit results, false asks for none; undefined leaves the provider's default. */
+  safe?: boolean;
   signal: AbortSignal;
 }
 

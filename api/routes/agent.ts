@@ -4,6 +4,7 @@
  * message, as the seed's states table says.
  */
 import { Router, type RequestHandler } from 'express';
+import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
 import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
@@ -117,7 +118,8 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
           webhook: body.webhook,
         }),
       });
-      res.json({ success: true, id: jobId });
+      const warning = notDoneWarnings('agent', body);
+      res.json({ success: true, id: jobId, ...(warning && { warning }) });
     } catch (err) {
       // startJob failed the row; the seed's wording for a run that could not be submitted.
       if (err instanceof TrawlError && err.code === 'SERVICE_UNAVAILABLE') throw httpError('AGENT_START_FAILED', 'Failed to passthrough agent request.');

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { MapJobResult } from '../../activities/map-site.js';
+import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../../contracts/map-options.js';
 import { findTeamJob } from '../../db/repositories/jobs.js';
 import { mapWorkflow } from '../../workflows/index.js';
@@ -57,6 +58,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
       res.json({ success: true, links: result.links.map((link) => link.url) });
       return;
     }
-    res.json({ success: true, links: result.links, ...(result.warning && { warning: result.warning }) });
+    const warning = [notDoneWarnings('map', options), result.warning].filter(Boolean).join(' ');
+    res.json({ success: true, links: result.links, ...(warning && { warning }) });
   };
 }

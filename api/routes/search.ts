@@ -5,11 +5,13 @@
  * `metadata: {statusCode, error}` when their scrape failed.
  */
 import { Router, type RequestHandler } from 'express';
+import { isDeveloperCategory, notDoneWarnings } from '../../contracts/cloud-only.js';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { listJobDocuments, type JobDocument } from '../../db/repositories/crawl-read.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import { findTeamJob } from '../../db/repositories/jobs.js';
-import type { SearchJobResult } from '../../activities/search.js';
+import type { SearchJobResult, SearchSourceRequest } from '../../activities/search.js';
+import type { SearchCategory } from '../../activities/search/provider.js';
 import { searchWorkflow } from '../../workflows/index.js';
 import type { SearchWorkflowInput } from '../../workflows/search.js';
 import type { AppDeps } from '../deps.js';
@@ -38,6 +40,10 @@ const searchTimeout = () => httpError('JOB_TIMEOUT', 'Search timed out');
 function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody<SearchRequest>): RequestHandler {
   return async (req, res) => {
     const body = validated.of(res);
+    if (body.enterprise?.includes('zdr')) {
+      // Firecrawl's answer for a team without ZDR search; Trawl has no zero data retention yet.
+      throw httpError('FORBIDDEN', 'Zero Data Retention (ZDR) search is not enabled for your team.', { option: 'enterprise' });
+    }
     const raw = req.body as { scrapeOptions?: { formats?: unknown } };
     // Formats have a default; only formats the caller named mean "scrape the results".
     const scrape = body.scrapeOptions !== undefined && Array.isArray(raw.scrapeOptions?.formats) && raw.scrapeOptions.formats.length > 0;
@@ -45,9 +51,11 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
     const { teamId, keyId } = authOf(res);
     await assertThreatOverrideAllowed(deps.db, teamId, body.scrapeOptions?.threatProtection);
     const deadline = Date.now() + body.timeout;
-    const sources = body.sources.map((s) => {
-      const source = typeof s === 'string' ? { type: s } : s;
-      return { ...source, tbs: source.tbs ?? body.tbs, lang: source.lang ?? body.lang, country: source.country ?? body.country, location: source.location ?? body.location };
+    // `alexandria` answers nothing here; the warning below says so.
+    const sources = body.sources.flatMap((s): SearchSourceRequest[] => {
+      const source: { type: SearchSourceRequest['type'] | 'alexandria' } & Omit<SearchSourceRequest, 'type'> = typeof s === 'string' ? { type: s } : s;
+      if (source.type === 'alexandria') return [];
+      return [{ type: source.type, tbs: source.tbs ?? body.tbs, lang: source.lang ?? body.lang, country: source.country ?? body.country, location: source.location ?? body.location }];
     });
     const { origin: _origin, integration: _integration, ...options } = body;
     let stored: ReturnType<AppDeps['storedScrapes']['wait']> | undefined;
@@ -78,7 +86,10 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
             query: body.query,
             limit: body.limit,
             sources,
-            categories: body.categories.map((c) => (typeof c === 'string' ? c : c.type)),
+            // The developer category (Firecrawl's own index) leaves ordinary web results, as its warning says.
+            categories: body.categories.map((c) => (typeof c === 'string' ? c : c.type)).filter((c): c is SearchCategory => !isDeveloperCategory(c)),
+            highlights: body.highlights,
+            safe: body.safe,
             includeDomains: body.includeDomains,
             excludeDomains: body.excludeDomains,
             scrape,
@@ -103,7 +114,8 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
       ...(result.sources.images && { images: result.sources.images }),
     };
     const creditsUsed = result.searchCredits + documents.reduce((n, d) => n + d.creditsUsed, 0);
-    const warning = result.warning && { warning: result.warning };
+    const warnings = [notDoneWarnings('search', body), result.warning].filter(Boolean);
+    const warning = warnings.length > 0 && { warning: warnings.join(' ') };
     if (version === 'v1') {
       res.json({ success: true, data: data.web ?? [], ...warning });
       return;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditMetadataSchema } from '../../contracts/cloud-only.js';
 import { requestMetaShape, threatProtectionSchema } from '../../contracts/scrape-options.js';
 import { agentWebhookSchema } from '../../contracts/webhook.js';
 
@@ -19,6 +20,9 @@ export const agentRequestSchema = z.strictObject({
   effort: z.enum(['low', 'medium', 'high']).default('medium').describe('Bounds the number of steps'),
   webhook: agentWebhookSchema.optional(),
   threatProtection: threatProtectionSchema.optional().describe('Threat protection for every page the run maps or scrapes'),
+  // A run answers in `data`, Firecrawl's `extract` mode; `chat` continues an agent thread, which Trawl does not have yet.
+  mode: z.literal('extract', { error: 'only "extract" is supported: chat runs need agent threads, which Trawl does not have yet' }).optional(),
+  auditMetadata: auditMetadataSchema,
   ...requestMetaShape,
 });
 export type AgentRequest = z.infer<typeof agentRequestSchema>;

@@ -1,8 +1,8 @@
 /**
  * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
  * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
- * list its tools, then scrape, map, crawl and check the crawl, and drive its eight monitor tools,
- * against fixture sites.
+ * list its tools, then scrape, map, crawl and check the crawl, search with the search tool's own
+ * defaults, and drive its eight monitor tools, against fixture sites.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -60,6 +60,19 @@ describe('firecrawl-mcp against Trawl', () => {
     const res = await call('firecrawl_scrape', { url: `${site.url}/article`, formats: ['markdown'] });
     expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
     expect(res.json?.markdown ?? res.text).toContain('# Durable Crawling');
+  });
+
+  it("searches with the search tool's default arguments (web and alexandria, domainTools, toolDetail)", async () => {
+    // With a key the tool sends sources ["web", "alexandria"], domainTools true and toolDetail
+    // "compact" (firecrawl-mcp 3.26); the article scraped above is in the team's index.
+    const res = await call('firecrawl_search', { query: 'Durable Crawling' });
+    expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
+    expect(res.json.success).toBe(true);
+    expect(res.json.data.web.map((r: { url: string }) => r.url)).toContain(`${site.url}/article`);
+    // Nothing pretends the tool catalogue ran: no tools, and the warning says why.
+    expect(res.json.data).not.toHaveProperty('alexandria');
+    expect(res.json).not.toHaveProperty('tools');
+    expect(res.json.warning).toMatch(/Alexandria tool catalogue .* no tools were matched/);
   });
 
   it('maps a site', async () => {

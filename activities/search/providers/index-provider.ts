@@ -24,11 +24,14 @@ export function createIndexProvider(db: Db): SearchProvider {
         articlesOnly: q.source === 'news',
       };
       const hits = await searchIndex(db, base);
+      // Highlights (Firecrawl's default) are the passages of the page around the query's words,
+      // which ts_headline picked; without them, the page's own description.
+      const text = (h: (typeof hits)[number]) => (q.highlights === false ? h.description || h.snippet : h.snippet || h.description);
       let results: SearchResult[];
       if (q.source === 'web') {
-        results = hits.map((h, i) => ({ url: h.url, title: h.title, description: h.description || h.snippet, position: i + 1 }));
+        results = hits.map((h, i) => ({ url: h.url, title: h.title, description: text(h), position: i + 1 }));
       } else if (q.source === 'news') {
-        results = hits.map((h, i) => ({ url: h.url, title: h.title, snippet: h.snippet || h.description, date: h.date.toISOString(), position: i + 1 }));
+        results = hits.map((h, i) => ({ url: h.url, title: h.title, snippet: text(h), date: h.date.toISOString(), position: i + 1 }));
       } else {
         const seen = new Set<string>();
         results = hits
@@ -37,10 +40,12 @@ export function createIndexProvider(db: Db): SearchProvider {
           .slice(0, q.limit)
           .map((img, i) => ({ ...img, position: i + 1 }));
       }
-      return {
-        results,
-        ...(q.country || q.location ? { warning: 'The built-in index has no notion of country or location; they were ignored.' } : {}),
-      };
+      const warnings = [
+        (q.country || q.location) && 'The built-in index has no notion of country or location; they were ignored.',
+        // The team's own pages: nothing in the index says which are explicit.
+        q.safe && 'The built-in index has no safe-search filter; safe was ignored.',
+      ].filter(Boolean);
+      return { results, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
     },
   };
 }

@@ -34,6 +34,8 @@ export function createSearxngProvider(endpoint: string): SearchProvider {
         const params = new URLSearchParams({ q: query, format: 'json', pageno: String(page), categories: q.source === 'web' ? 'general' : q.source });
         if (q.lang) params.set('language', q.country ? `${q.lang}-${q.country.toUpperCase()}` : q.lang);
         if (q.range?.searxng) params.set('time_range', q.range.searxng);
+        // SearXNG's levels are 0 (off), 1 (moderate) and 2 (strict); Firecrawl's `safe` is on or off.
+        if (q.safe !== undefined) params.set('safesearch', q.safe ? '2' : '0');
         const body = await fetchPage(`${base}/search?${params}`, q.signal);
         for (const [engine] of body.unresponsive_engines ?? []) unresponsive.add(String(engine));
         const fresh = (body.results ?? []).filter((r): r is SearxResult & { url: string } => typeof r.url === 'string' && !seen.has(r.url));
@@ -50,6 +52,8 @@ export function createSearxngProvider(endpoint: string): SearchProvider {
       const warnings = [
         unresponsive.size > 0 && `Some search engines did not answer: ${[...unresponsive].join(', ')}.`,
         q.location && 'SearXNG has no location filter; location was ignored.',
+        // Its engines' snippets are theirs: Trawl has no copy of those pages to pick passages from.
+        q.highlights === true && "highlights: SearXNG's results carry their engines' own snippets, not passages Trawl picked.",
       ].filter(Boolean);
       return { results, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
     },

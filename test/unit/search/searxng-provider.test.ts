@@ -28,6 +28,19 @@ const query = (over: Partial<SearchQuery> = {}): SearchQuery => ({
 });
 
 describe('searxng provider', () => {
+  it('sends safe as SearXNG safesearch (2 on, 0 off, unset leaves the default) and says its snippets are not Trawl highlights', async () => {
+    searxng.mode = 'ok';
+    const provider = createSearxngProvider(searxng.url);
+    const safesearch = async (safe: boolean | undefined) => {
+      searxng.requests.length = 0;
+      await provider.search(query({ safe }));
+      return searxng.requests[0]!.get('safesearch');
+    };
+    expect([await safesearch(true), await safesearch(false), await safesearch(undefined)]).toEqual(['2', '0', null]);
+    expect((await provider.search(query({ highlights: true }))).warning).toMatch(/engines' own snippets/);
+    expect((await provider.search(query({ highlights: false }))).warning ?? '').not.toMatch(/snippets/);
+  });
+
   it('maps source, categories, language and time range, and pages until the limit', async () => {
     searxng.mode = 'ok';
     searxng.requests.length = 0;
