@@ -5,14 +5,20 @@
  * and the sitemaps do the rest. Rules, in order:
  *  - sources by `sitemap`: include = both, skip = start page only, only = sitemaps only;
  *  - the start URL is listed first (unless sitemap only), with its page's title and description;
- *  - the crawl scope (lib/crawl/scope.ts): same registrable domain, other subdomains only with
- *    includeSubdomains, asset files left out; with filterByPath, at or under the start path on
- *    every host (the crawl scope restricts the start host only: a map of /docs wants no /blog
- *    of a subdomain);
+ *  - the crawl scope (lib/crawl/scope.ts), with the crawler's options Firecrawl's map takes
+ *    (includePaths, excludePaths, regexOnFullURL, maxDiscoveryDepth, allowExternalLinks,
+ *    allowSubdomains, crawlEntireDomain): same registrable domain, other subdomains with
+ *    includeSubdomains or allowSubdomains, asset files left out; with filterByPath (and without
+ *    crawlEntireDomain), at or under the start path on every host (the crawl scope restricts the
+ *    start host only: a map of /docs wants no /blog of a subdomain). The start page is depth 0,
+ *    its links and the sitemaps' URLs depth 1, as in a crawl;
  *  - fragment dropped, and the query string too with ignoreQueryParameters (from the listed URL,
- *    not just the dedupe key); duplicates by normalizeUrl with similar URLs merged, first wins;
- *  - robots.txt of each URL's origin, unless ignoreRobotsTxt (its `Sitemap:` lines are read
- *    either way: they say where the URLs are, not whether they may be fetched);
+ *    not just the dedupe key); duplicates by normalizeUrl (similar URLs merged unless
+ *    deduplicateSimilarURLs is false), first wins;
+ *  - robots.txt of each URL's origin, read for robotsUserAgent, unless ignoreRobotsTxt (its
+ *    `Sitemap:` lines are read either way: they say where the URLs are, not whether they may be
+ *    fetched);
+ *  - `delay`: the map's own requests (start page, sitemaps) are that many seconds apart;
  *  - with `search`: ranked by rankBySearch, then only links matching a query token are kept;
  *  - cut to `limit`.
  * The links go to the job row, not back through Temporal: 100,000 of them exceed its payload limit.
@@ -28,7 +34,7 @@ import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
 import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
 import { normalizePathname, normalizeUrl, resolveLink } from '../lib/url/normalize.js';
-import { discoverSitemapUrls, type SitemapDiscovery } from '../scraper/discovery/sitemaps.js';
+import { discoverSitemapUrls, type SitemapDiscovery, type SitemapFetchBytes } from '../scraper/discovery/sitemaps.js';
 import { fetchWithHttp } from '../scraper/engines/http.js';
 import { DIRECT_ROUTES, withProxyRoute } from '../scraper/net/proxy-routes.js';
 import { transformContent } from '../scraper/html/content.js';
@@ -38,6 +44,7 @@ import { withPageSignal } from './page/signal.js';
 import { chargeWith, requireCredits } from './page/team-budget.js';
 import { pageThreatGate } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
+import { pacer, type Pace } from './site/pacer.js';
 
 export interface MapSiteInput {
   jobId: string;
@@ -99,17 +106,24 @@ interface StartPage {
   links: string[];
 }
 
+/** A link found by the map, at the discovery depth the crawl scope judges it at. */
+interface Candidate {
+  link: MapLink;
+  depth: number;
+}
+
 /** Collects a site's links as a map does; extract expands its `/*` URLs with it too. */
 export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
   const routes = deps.proxies ?? DIRECT_ROUTES;
   /** A map has no `proxy` option: its requests take the basic pool of its location's country. */
-  const viaOf = (options: MapOptions): SiteFetchRoute => ({ proxy: 'basic', country: options.location?.country });
+  const viaOf = (options: MapOptions): SiteFetchRoute => ({ proxy: 'basic', country: options.location?.country, robotsUserAgent: options.robotsUserAgent });
 
-  async function readStartPage(input: MapSiteInput, signal: AbortSignal, checkUrl?: CheckUrl): Promise<StartPage> {
+  async function readStartPage(input: MapSiteInput, signal: AbortSignal, pace: Pace, checkUrl?: CheckUrl): Promise<StartPage> {
     const { url, options } = input;
     let page: FetchedPage;
     try {
+      await pace(signal);
       const via = viaOf(options);
       ({ result: page } = await withProxyRoute(routes, via.proxy, via.country, (route) =>
         fetchWithHttp({
@@ -137,36 +151,52 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     }
   }
 
-  async function readSitemaps(input: MapSiteInput, robotsSitemaps: string[]): Promise<SitemapDiscovery> {
+  async function readSitemaps(input: MapSiteInput, robotsSitemaps: string[], signal: AbortSignal, pace: Pace): Promise<SitemapDiscovery> {
     const { url, options } = input;
     // Ranking and narrow scopes need candidates beyond `limit`; otherwise a few times `limit`
     // is plenty and spares reading a huge site's every sitemap.
     const narrowed =
-      options.search !== undefined || !options.includeSubdomains || (options.filterByPath && hasPath(url));
-    const { fetchBytes } = plainFetcher(network, routes, viaOf(options));
+      options.search !== undefined ||
+      !options.includeSubdomains ||
+      (options.filterByPath && hasPath(url)) ||
+      options.includePaths.length > 0 ||
+      options.excludePaths.length > 0;
+    const { fetchBytes: fetchNow } = plainFetcher(network, routes, viaOf(options));
+    const fetchBytes: SitemapFetchBytes = async (sitemapUrl) => {
+      await pace(signal);
+      return fetchNow(sitemapUrl);
+    };
     return discoverSitemapUrls(url, robotsSitemaps, fetchBytes, {
       maxUrls: narrowed ? MAX_SITEMAP_URLS : Math.min(MAX_SITEMAP_URLS, options.limit * 4),
       deadline: options.timeout === undefined ? input.deadline - DEFAULT_BUDGET_RESERVE_MS : input.deadline,
     });
   }
 
-  async function inScope(input: MapSiteInput, candidates: readonly MapLink[]): Promise<MapLink[]> {
+  async function inScope(input: MapSiteInput, candidates: readonly Candidate[]): Promise<MapLink[]> {
     const { jobId, url: startUrl, options } = input;
+    const byPath = options.filterByPath && !options.crawlEntireDomain;
     const scope = createScope({
       startUrl,
-      allowSubdomains: options.includeSubdomains,
-      crawlEntireDomain: !options.filterByPath,
+      includePaths: options.includePaths,
+      excludePaths: options.excludePaths,
+      regexOnFullURL: options.regexOnFullURL,
+      maxDiscoveryDepth: options.maxDiscoveryDepth,
+      allowSubdomains: options.includeSubdomains || options.allowSubdomains,
+      allowExternalLinks: options.allowExternalLinks,
+      crawlEntireDomain: !byPath,
     });
+    // The path rule alone: the scope checks the path on the start host only, and a URL moved
+    // there to be judged must not be held to path regexes written for its own host.
+    const pathScope = createScope({ startUrl, allowExternalLinks: true });
     const startHost = new URL(startUrl).host;
     const kept = new Map<string, MapLink>();
-    for (const candidate of candidates) {
+    for (const { link: candidate, depth } of candidates) {
       const url = listedUrl(candidate.url, options.ignoreQueryParameters);
-      if (!url || !scope.check(url, 0).ok) continue;
-      // The scope checks the path on the start host only; judged as if there, any host's path is.
-      if (options.filterByPath && !scope.check(onHost(url, startHost), 0).ok) continue;
+      if (!url || !scope.check(url, depth).ok) continue;
+      if (byPath && !pathScope.check(onHost(url, startHost), 0).ok) continue;
       const key = normalizeUrl(url, {
         ignoreQueryParameters: options.ignoreQueryParameters,
-        deduplicateSimilarURLs: true,
+        deduplicateSimilarURLs: options.deduplicateSimilarURLs,
       });
       if (kept.has(key)) continue;
       if (!options.ignoreRobotsTxt && !(await robotsFor(jobId, url, viaOf(options))).isAllowed(url)) continue;
@@ -182,14 +212,15 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     const rules = options.ignoreRobotsTxt ? undefined : robots;
     const warnings: string[] = [];
     if (rules?.source === 'unreachable') warnings.push(rules.reason);
+    const pace = pacer((options.delay ?? 0) * 1000);
     const [sitemap, startPage] = await Promise.all([
-      options.sitemap === 'skip' ? undefined : readSitemaps(input, robots.sitemaps()),
-      options.sitemap === 'only' || (rules && !rules.isAllowed(url)) ? undefined : readStartPage(input, signal, checkUrl),
+      options.sitemap === 'skip' ? undefined : readSitemaps(input, robots.sitemaps(), signal, pace),
+      options.sitemap === 'only' || (rules && !rules.isAllowed(url)) ? undefined : readStartPage(input, signal, pace, checkUrl),
     ]);
-    const candidates: MapLink[] = [
-      ...(startPage ? [startPage.self] : []),
-      ...(sitemap?.urls.map((entry) => ({ url: entry.url })) ?? []),
-      ...(startPage?.links.map((link) => ({ url: link })) ?? []),
+    const candidates: Candidate[] = [
+      ...(startPage ? [{ link: startPage.self, depth: 0 }] : []),
+      ...(sitemap?.urls.map((entry) => ({ link: { url: entry.url }, depth: 1 })) ?? []),
+      ...(startPage?.links.map((link) => ({ link: { url: link }, depth: 1 })) ?? []),
     ];
     let links = await inScope(input, candidates);
     if (options.search) links = relevantTo(links, options.search);

@@ -58,7 +58,9 @@ export function createRobotsLookup(deps: ActivityDeps): RobotsLookup {
   return (jobId, url, via) => {
     const { fetchText } = plainFetcher(network, deps.proxies, via);
     const origin = new URL(url).origin;
-    const key = `${jobId} ${origin}`;
+    const agent = via?.robotsUserAgent ?? ROBOTS_PRODUCT_TOKEN;
+    // The file is the origin's; which of its groups applies is the agent's.
+    const key = `${jobId} ${origin} ${agent}`;
     let robots = cache.get(key);
     if (!robots) {
       robots = loadRobots(
@@ -83,7 +85,7 @@ export function createRobotsLookup(deps: ActivityDeps): RobotsLookup {
           });
           return fetched;
         },
-        ROBOTS_PRODUCT_TOKEN,
+        agent,
       );
       robots.catch(() => cache.delete(key));
       cache.set(key, robots);

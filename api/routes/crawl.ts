@@ -100,6 +100,6 @@ export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequ
     ignoreRobotsTxt: body.ignoreRobotsTxt,
     ignoreQueryParameters: body.ignoreQueryParameters,
     deduplicateSimilarURLs: body.deduplicateSimilarURLs,
-    via: { proxy: body.scrapeOptions.proxy, country: body.scrapeOptions.location?.country },
+    via: { proxy: body.scrapeOptions.proxy, country: body.scrapeOptions.location?.country, robotsUserAgent: body.robotsUserAgent },
   };
 }

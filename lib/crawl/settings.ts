@@ -19,10 +19,15 @@ export interface CrawlerSettings {
   via?: SiteFetchRoute;
 }
 
-/** The proxy pool and country a site's robots.txt and sitemaps are fetched through. */
+/**
+ * How a job meets a site outside its pages: the proxy pool and country its robots.txt and sitemaps
+ * are fetched through, and the robots.txt group it obeys.
+ */
 export interface SiteFetchRoute {
   proxy: 'basic' | 'enhanced' | 'auto' | 'stealth';
   country?: string;
+  /** The request's `robotsUserAgent`: the group of robots.txt read for it. @default TrawlBot */
+  robotsUserAgent?: string;
 }
 
 export interface FrontierPage {
