@@ -37,6 +37,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
   JOB_EXPIRED: 404,
+  // A cache-only request (lockdown, minAge) with no copy to answer: Firecrawl's 404s.
+  SCRAPE_LOCKDOWN_CACHE_MISS: 404,
+  SCRAPE_NO_CACHED_DATA: 404,
   SCRAPE_TIMEOUT: 408,
   // A PDF with more pages than the timeout leaves time for; the client can retry with a longer one.
   SCRAPE_PDF_INSUFFICIENT_TIME_ERROR: 408,

@@ -2,7 +2,9 @@
  * Options Trawl accepts in the schema but cannot honour in this deployment fail here, before a
  * workflow starts, with a 4xx that names the option. Never a silent partial result.
  */
+import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
+import { pageCachePolicy } from '../lib/page-cache-policy.js';
 import { schemaProblem } from '../llm/json-schema.js';
 import { httpError } from './errors.js';
 
@@ -12,7 +14,13 @@ export interface DeploymentFeatures {
   emailConfigured?: boolean;
 }
 
-export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures): void {
+/**
+ * `cacheOnly`: the pages may answer from the cache alone (lockdown, minAge), which /v2/scrape and
+ * batch scrape pages do. Firecrawl offers lockdown on neither crawl, map, extract nor search: a
+ * crawl finds its pages by fetching them, and the others fetch what they found.
+ */
+export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures, use: { cacheOnly?: boolean } = {}): void {
+  assertCacheOnly(options, use.cacheOnly === true);
   for (const format of options.formats) {
     if (format.type === 'json' || format.type === 'summary') {
       assertModelConfigured(features, `The ${format.type} format`, `formats.${format.type}`);
@@ -22,6 +30,21 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
       assertModelConfigured(features, 'changeTracking.modes.json', 'formats.changeTracking.modes.json');
       assertJsonSchema(format.schema, 'formats.changeTracking.schema');
     }
+  }
+}
+
+function assertCacheOnly(options: ScrapeOptions, allowed: boolean): void {
+  const option = options.lockdown ? 'lockdown' : options.minAge !== undefined ? 'minAge' : undefined;
+  if (!option) return;
+  if (!allowed) {
+    throw httpError('BAD_REQUEST', `Bad Request: ${option} answers only from the page cache, which only /v2/scrape and batch scrape read`, { option });
+  }
+  if (pageCachePolicy(options, resolveOutputs(options.formats)).mode === 'bypass') {
+    throw httpError(
+      'BAD_REQUEST',
+      `Bad Request: ${option} answers only from the page cache, which waitFor, actions, headers, the stealth proxy and changeTracking bypass`,
+      { option },
+    );
   }
 }
 

@@ -9,7 +9,6 @@ import { auditMetadataSchema, domainToolsSchema, toolDetailSchema } from './clou
 import { httpHeadersSchema } from './http-headers.js';
 
 const MAX_TIMEOUT_MS = 300_000;
-const TWO_DAYS_MS = 2 * 24 * 60 * 60 * 1000;
 
 const viewport = z.strictObject({
   width: z.number().int().min(1).max(7680),
@@ -182,11 +181,23 @@ export const scrapeOptionsShape = {
   onlyMainContent: z.boolean().default(true).describe('Drop navigation, headers, footers, sidebars and ads'),
   includeTags: z.array(treeSelector).max(100).optional().describe('CSS selectors to keep'),
   excludeTags: z.array(treeSelector).max(100).optional().describe('CSS selectors to drop'),
-  maxAge: z.number().int().min(0).default(TWO_DAYS_MS).describe('Serve a cached copy younger than this (ms)'),
+  // No schema default: lockdown's default is another (lib/page-cache-policy.ts decides both).
+  maxAge: z.number().int().min(0).optional().describe('Serve a cached copy younger than this (ms); default 2 days, 2 years with lockdown'),
+  minAge: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Answer only from the cache, with a copy at least this old (ms); 404 SCRAPE_NO_CACHED_DATA when there is none'),
+  lockdown: z
+    .boolean()
+    .default(false)
+    .describe('Answer only from the cache and contact nothing about the page; 404 SCRAPE_LOCKDOWN_CACHE_MISS when there is no copy'),
   storeInCache: z.boolean().default(true).describe('Write the result to the page cache'),
   headers: httpHeadersSchema.optional().describe('Headers sent with the page request'),
   waitFor: z.number().int().min(0).max(60_000).default(0).describe('Extra wait after load (ms)'),
   mobile: z.boolean().default(false).describe('Emulate a phone'),
+  fastMode: z.boolean().default(false).describe('Plain HTTP only: never render a page in the browser to find its content'),
   skipTlsVerification: z.boolean().default(true).describe('Accept invalid TLS certificates'),
   timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).default(30_000).describe('Deadline for the whole scrape (ms)'),
   parsers: z.array(pdfParser).max(4).default([{ type: 'pdf' as const }]).describe('Document parsers; [] returns PDFs as base64'),

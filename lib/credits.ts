@@ -11,6 +11,7 @@
  * | `summary` format | +4 |
  * | prompt-injection check (when it runs) | +4 |
  * | threat protection `normal`, per URL scanned | +2 |
+ * | `lockdown`, answered from the cache | +4 |
  * | enhanced or auto proxy | +0 |
  * | failed scrape | 0 |
  */
@@ -24,6 +25,7 @@ export const CREDIT_COSTS = Object.freeze({
   changeTrackingJson: 4,
   searchPerTenResults: 2,
   threatScanPerUrl: 2,
+  lockdown: 4,
 });
 
 export interface PageCostInput {
@@ -32,6 +34,8 @@ export interface PageCostInput {
   pdf?: { parsed: boolean; pages: number };
   promptInjectionChecked?: boolean;
   threatScannedUrls?: number;
+  /** Answered in lockdown: Firecrawl charges 5 credits for a lockdown hit. */
+  lockdown?: boolean;
 }
 
 export function pageCredits(input: PageCostInput): number {
@@ -42,6 +46,7 @@ export function pageCredits(input: PageCostInput): number {
   }
   if (input.promptInjectionChecked) cost += CREDIT_COSTS.promptInjectionCheck;
   cost += (input.threatScannedUrls ?? 0) * CREDIT_COSTS.threatScanPerUrl;
+  if (input.lockdown) cost += CREDIT_COSTS.lockdown;
   return cost;
 }
 

@@ -25,6 +25,7 @@ export type PageCacheKeyOptions = Pick<
   | 'removeBase64Images'
   | 'parsers'
   | 'skipTlsVerification'
+  | 'fastMode'
 >;
 
 /** A sha256 hex digest of the canonical JSON of the content-relevant parts of a scrape. */
@@ -46,6 +47,8 @@ export function pageCacheKey(url: string, options: PageCacheKeyOptions): string 
     removeBase64Images: options.removeBase64Images,
     parsers: options.parsers.map(canonical),
     skipTlsVerification: options.skipTlsVerification,
+    // An unrendered JavaScript shell is another Document; only named when set, so keys made before it stay.
+    ...(options.fastMode && { fastMode: true }),
   };
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

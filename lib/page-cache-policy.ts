@@ -7,9 +7,15 @@
  *   read, no write, and no `cacheState` in the metadata.
  * - `maxAge: 0` never reads, but a fresh copy is still stored unless `storeInCache` is false, so
  *   `maxAge: 0` also refreshes the cache for later scrapes.
+ * - `lockdown` and `minAge` answer only from the cache (`cacheOnly`), never fetching: lockdown
+ *   takes copies up to two years old unless maxAge says otherwise (Firecrawl's default, so every
+ *   copy kept is eligible), minAge copies at least that old and, without maxAge, of any age.
  */
 import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
+
+export const DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
+export const LOCKDOWN_DEFAULT_MAX_AGE_MS = 2 * 365 * 24 * 60 * 60 * 1000;
 
 export type PageCachePolicy =
   | { mode: 'bypass' }
@@ -18,11 +24,13 @@ export type PageCachePolicy =
       /** Serve a copy younger than this many ms; 0 never serves one. */
       maxAgeMs: number;
       store: boolean;
+      /** Never fetch: the page is a copy from the cache or a miss (the option that asked for it). */
+      cacheOnly?: { by: 'lockdown' | 'minAge'; minAgeMs: number };
     };
 
 export type PageCachePolicyOptions = Pick<
   ScrapeOptions,
-  'maxAge' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy'
+  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy'
 >;
 
 export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<PageOutputs, 'changeTracking'>): PageCachePolicy {
@@ -33,5 +41,12 @@ export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<P
     options.proxy === 'stealth' ||
     Boolean(outputs.changeTracking);
   if (bypass) return { mode: 'bypass' };
-  return { mode: 'use', maxAgeMs: options.maxAge, store: options.storeInCache };
+  if (options.lockdown) {
+    const maxAgeMs = options.maxAge ?? LOCKDOWN_DEFAULT_MAX_AGE_MS;
+    return { mode: 'use', maxAgeMs, store: false, cacheOnly: { by: 'lockdown', minAgeMs: options.minAge ?? 0 } };
+  }
+  if (options.minAge !== undefined) {
+    return { mode: 'use', maxAgeMs: options.maxAge ?? LOCKDOWN_DEFAULT_MAX_AGE_MS, store: false, cacheOnly: { by: 'minAge', minAgeMs: options.minAge } };
+  }
+  return { mode: 'use', maxAgeMs: options.maxAge ?? DEFAULT_MAX_AGE_MS, store: options.storeInCache };
 }

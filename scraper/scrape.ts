@@ -105,7 +105,8 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     const fetched = await fetchWithHttp({ ...routed, headers: { ...routed.headers, ...conditionalHeaders(req.conditional) } });
     if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched)) return fetched;
     const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
-    return needsJavaScript(page.html) ? renderInBrowser() : page;
+    // fastMode: what plain HTTP returns is the page, even a shell that needs JavaScript.
+    return !options.fastMode && needsJavaScript(page.html) ? renderInBrowser() : page;
   };
   const { result: page, proxyUsed } = await withProxyRoute(
     deps.proxies ?? DIRECT_ROUTES,

@@ -4,6 +4,7 @@
  * returned, not stored: the policy stores it with the page, so a page costs one commit, not two.
  */
 import { findCachedPage, newCacheCopy, type CachedPage, type CacheCopy } from '../../db/repositories/page-cache.js';
+import { NonRetryablePageError } from '../../lib/errors.js';
 import { pageCacheKey } from '../../lib/page-cache-key.js';
 import { pageCachePolicy } from '../../lib/page-cache-policy.js';
 import { scrapeUrl, type ScrapeOutcome, type ScrapeRequest } from '../../scraper/scrape.js';
@@ -33,11 +34,14 @@ export interface FetchedDocument {
 export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: PageOwner): Promise<FetchedDocument> {
   const policy = pageCachePolicy(req.options, req.outputs);
   const cacheKey = policy.mode === 'use' ? pageCacheKey(req.url, req.options) : undefined;
-  const reads = owner.cacheReads && policy.mode === 'use' && policy.maxAgeMs > 0;
+  // A cache-only page (lockdown, minAge) reads whatever its owner, a batch too: it asked for nothing else.
+  const cacheOnly = policy.mode === 'use' ? policy.cacheOnly : undefined;
+  const reads = (owner.cacheReads || cacheOnly !== undefined) && policy.mode === 'use' && policy.maxAgeMs > 0;
   if (cacheKey && reads) {
-    const cached = await findCachedPage(deps.db, owner.teamId, cacheKey, policy.maxAgeMs);
+    const cached = await findCachedPage(deps.db, owner.teamId, cacheKey, policy.maxAgeMs, cacheOnly?.minAgeMs);
     if (cached) return { outcome: fromCache(cached, req) };
   }
+  if (cacheOnly) throw cacheMiss(cacheOnly.by);
 
   const outcome = await scrapeUrl(req, deps);
   let cacheCopy: CacheCopy | undefined;
@@ -56,6 +60,19 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
   }
 
   return { outcome, cacheCopy };
+}
+
+/** Firecrawl's errors for a cache-only request the cache cannot answer; the URL is not logged. */
+function cacheMiss(by: 'lockdown' | 'minAge'): NonRetryablePageError {
+  return by === 'lockdown'
+    ? new NonRetryablePageError(
+        'SCRAPE_LOCKDOWN_CACHE_MISS',
+        'No cached data is available for this request in lockdown mode. Lockdown mode only serves previously cached responses and never makes outbound requests. To resolve this, either disable lockdown mode to allow a fresh scrape, or try again after the URL has been scraped and cached.',
+      )
+    : new NonRetryablePageError(
+        'SCRAPE_NO_CACHED_DATA',
+        'No cached data is available for this URL that meets your specified age requirements. This error occurs when you use the minAge parameter to request only cached data, but there is no cached version of this URL (or no version within the specified age range). To resolve this, either remove the minAge parameter to allow a fresh scrape, or try again later after the URL has been scraped and cached.',
+      );
 }
 
 /**

@@ -115,7 +115,8 @@ async function runStages<Result>(
 ): Promise<Result | typeof NO_SLOT> {
   const budget = await (policy.budget ?? requireCredits(deps.db, task.teamId));
   const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection, budget.plan.threatProtection);
-  await threat?.check(task.url);
+  // Lockdown contacts nobody about the page, a classifier service neither: the lists alone decide.
+  if (!task.options.lockdown || threat?.blockedByLists(task.url)) await threat?.check(task.url);
   const run = (slot: HeldSlot) => {
     const deadline = policy.deadline();
     return withPageSignal(deadline, async (signal) => {
@@ -149,7 +150,7 @@ async function runStages<Result>(
       // Produced for the model formats only; the caller did not ask for it.
       if (!outputs.markdown) delete outcome.document.markdown;
       addWarning(outcome, threat?.warning);
-      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned }) + enrichCredits;
+      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned, lockdown: task.options.lockdown }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
       // The stored Document keeps the markdown the copy has, unless a stage above changed or dropped it.
       if (cacheCopy?.markdown !== undefined) cacheCopy.markdownInDocument = outcome.document.markdown === cacheCopy.markdown;

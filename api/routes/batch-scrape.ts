@@ -49,7 +49,7 @@ function startBatch(
       integration: _integration,
       ...scrapeOptions
     } = body;
-    assertScrapeOptionsSupported(scrapeOptions, deps.features);
+    assertScrapeOptionsSupported(scrapeOptions, deps.features, { cacheOnly: true });
     const { teamId, keyId } = authOf(res);
     await assertThreatOverrideAllowed(deps.db, teamId, scrapeOptions.threatProtection);
 

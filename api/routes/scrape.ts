@@ -55,7 +55,7 @@ export async function runScrape(
       option: 'zeroDataRetention',
     });
   }
-  assertScrapeOptionsSupported(options, deps.features);
+  assertScrapeOptionsSupported(options, deps.features, { cacheOnly: true });
   const { teamId, keyId } = authOf(res);
   await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
   const deadline = Date.now() + options.timeout;

@@ -25,20 +25,22 @@ export interface CachedPage {
   cachedAt: Date;
 }
 
-/** The team's copy under `key` if it is younger than `maxAgeMs`. */
+/** The team's copy under `key` if it is younger than `maxAgeMs` (and, with `minAgeMs`, at least that old). */
 export async function findCachedPage(
   db: Db,
   teamId: string,
   key: string,
   maxAgeMs: number,
+  minAgeMs = 0,
 ): Promise<CachedPage | undefined> {
-  const row = await db
+  let query = db
     .selectFrom('page_cache')
     .select(['document', 'outcome', 'cached_at'])
     .where('team_id', '=', teamId)
     .where('cache_key', '=', key)
-    .where('cached_at', '>', new Date(Date.now() - Math.min(maxAgeMs, PAGE_CACHE_RETENTION_MS)))
-    .executeTakeFirst();
+    .where('cached_at', '>', new Date(Date.now() - Math.min(maxAgeMs, PAGE_CACHE_RETENTION_MS)));
+  if (minAgeMs > 0) query = query.where('cached_at', '<=', new Date(Date.now() - minAgeMs));
+  const row = await query.executeTakeFirst();
   return row && { document: row.document, outcome: row.outcome, cachedAt: row.cached_at };
 }
 

@@ -49,6 +49,7 @@ describe('README.md plans table', () => {
       'search, per 10 results or part of 10': credits(CREDIT_COSTS.searchPerTenResults),
       'threat protection `normal`, per URL scanned': plus(pageCredits({ succeeded: true, threatScannedUrls: 1 }) - base),
       'enhanced or auto proxy': plus(0),
+      '`lockdown`, answered from the cache': plus(pageCredits({ succeeded: true, lockdown: true }) - base),
       'a failed page': credits(pageCredits({ succeeded: false })),
     };
     for (const [what, value] of Object.entries(expected)) expect(tableDefaults.get(what), what).toBe(value);
