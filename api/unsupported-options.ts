@@ -21,8 +21,12 @@ export interface DeploymentFeatures {
  */
 export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures, use: { cacheOnly?: boolean } = {}): void {
   assertCacheOnly(options, use.cacheOnly === true);
+  if (options.onlyCleanContent) assertModelConfigured(features, 'onlyCleanContent', 'onlyCleanContent');
+  if (options.redactPII && options.formats.some((f) => f.type === 'rawBase64')) {
+    throw httpError('BAD_REQUEST', 'Bad Request: redactPII cannot redact rawBase64, the response as bytes', { option: 'redactPII' });
+  }
   for (const format of options.formats) {
-    if (format.type === 'json' || format.type === 'summary') {
+    if (MODEL_FORMATS.has(format.type)) {
       assertModelConfigured(features, `The ${format.type} format`, `formats.${format.type}`);
     }
     if (format.type === 'json') assertJsonSchema(format.schema, 'formats.json.schema');
@@ -32,6 +36,9 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
     }
   }
 }
+
+/** Formats a model produces; `changeTracking` needs one in its json mode only (below). */
+const MODEL_FORMATS: ReadonlySet<string> = new Set(['json', 'summary', 'question', 'query', 'highlights']);
 
 function assertCacheOnly(options: ScrapeOptions, allowed: boolean): void {
   const option = options.lockdown ? 'lockdown' : options.minAge !== undefined ? 'minAge' : undefined;

@@ -38,7 +38,37 @@ export const changeTrackingFormat = z.strictObject({
   tag: z.string().max(256).nullable().default(null),
 });
 
-const simpleFormatNames = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary'] as const;
+/** A CSS selector as every option takes one (includeTags, actions, attributes): bounded in length. */
+const selector = z.string().min(1).max(1000);
+/** A selector css-select runs in the worker's own process, so its cost is bounded (lib/patterns/css.ts). */
+const treeSelector = selector.superRefine((value, ctx) => {
+  const problem = selectorProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** Values of an attribute on the elements a selector matches, in document order; no model. */
+export const attributesFormat = z.strictObject({
+  type: z.literal('attributes'),
+  selectors: z
+    .array(z.strictObject({ selector: treeSelector, attribute: z.string().min(1).max(256).describe('e.g. href, data-id; data-<name> is tried too') }))
+    .min(1)
+    .max(100),
+});
+
+/** A question about the page, answered by the model in `answer`. */
+export const questionFormat = z.strictObject({ type: z.literal('question'), question: z.string().trim().min(1).max(10_000) });
+
+/** The page's own lines that answer a query, picked by the model, in `highlights`. */
+export const highlightsFormat = z.strictObject({ type: z.literal('highlights'), query: z.string().trim().min(1).max(10_000) });
+
+/** Firecrawl's deprecated form of both: `freeform` answers like question, `directQuote` quotes like highlights. */
+export const queryFormat = z.strictObject({
+  type: z.literal('query'),
+  prompt: z.string().trim().min(1).max(10_000),
+  mode: z.enum(['freeform', 'directQuote']).default('freeform'),
+});
+
+const simpleFormatNames = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'summary'] as const;
 const simpleFormat = z.strictObject({ type: z.enum(simpleFormatNames) });
 
 export const formatObject = z.discriminatedUnion('type', [
@@ -46,14 +76,27 @@ export const formatObject = z.discriminatedUnion('type', [
   screenshotFormat,
   jsonFormat,
   changeTrackingFormat,
+  attributesFormat,
+  questionFormat,
+  highlightsFormat,
+  queryFormat,
 ]);
 export type Format = z.infer<typeof formatObject>;
 export type FormatName = Format['type'];
 
-const FORMAT_NAMES: ReadonlySet<string> = new Set([...simpleFormatNames, 'screenshot', 'json', 'changeTracking']);
+const FORMAT_NAMES: ReadonlySet<string> = new Set([
+  ...simpleFormatNames,
+  'screenshot',
+  'json',
+  'changeTracking',
+  'attributes',
+  'question',
+  'highlights',
+  'query',
+]);
 
 /**
- * The message for a format Trawl does not know (Firecrawl's `branding`, `query`, which the MCP
+ * The message for a format Trawl does not know (Firecrawl's `branding`, which the MCP
  * server sends), naming it; undefined for a known format, whose own error is more precise.
  * `input` is the format as sent: a name or an object with a `type`.
  */
@@ -90,15 +133,16 @@ export const formatsSchema = z
     if (seen.has('changeTracking') && !seen.has('markdown')) {
       ctx.addIssue({ code: 'custom', message: 'The changeTracking format requires the markdown format' });
     }
+    // Firecrawl's rule: the response's bytes are the whole answer.
+    if (seen.has('rawBase64') && formats.length > 1) {
+      ctx.addIssue({ code: 'custom', message: 'The rawBase64 format cannot be combined with other formats' });
+    }
+    // Both answer in `answer`: one would be dropped without a word.
+    if (seen.has('question') && seen.has('query')) {
+      ctx.addIssue({ code: 'custom', message: 'The question and query formats both answer in `answer`: use one' });
+    }
   })
   .describe('Output formats, as names or objects');
-
-const selector = z.string().min(1).max(1000);
-/** A selector css-select runs in the worker's own process, so its cost is bounded (lib/patterns/css.ts). */
-const treeSelector = selector.superRefine((value, ctx) => {
-  const problem = selectorProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
 
 export const actionSchema = z.discriminatedUnion('type', [
   z
@@ -175,6 +219,24 @@ export const threatProtectionSchema = z.strictObject({
 });
 export type ThreatProtectionOverride = z.infer<typeof threatProtectionSchema>;
 
+/** Firecrawl's entity taxonomy; lib/patterns/pii.ts says which of them Trawl finds. */
+export const PII_ENTITIES = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const;
+export type PiiEntity = (typeof PII_ENTITIES)[number];
+
+const redactPiiOptions = z.strictObject({
+  mode: z.enum(['accurate', 'aggressive', 'fast']).default('accurate').describe("Firecrawl's choice of models; Trawl's redaction is one deterministic pass whatever the mode"),
+  entities: z.array(z.enum(PII_ENTITIES)).max(PII_ENTITIES.length).optional().describe('Only these kinds; all when unset'),
+  replaceStyle: z.enum(['tag', 'mask', 'remove']).default('tag').describe('<KIND>, asterisks of the same length, or nothing'),
+});
+
+/** `true` is every default; `false` and absence are no redaction, as in Firecrawl. */
+export const redactPiiSchema = z
+  .union([z.boolean(), redactPiiOptions])
+  .optional()
+  .transform((v) => (v === undefined || v === false ? undefined : v === true ? redactPiiOptions.parse({}) : v))
+  .describe('Redact e-mail addresses, phone numbers, card numbers, IBANs and IP addresses from every text output (+4 credits)');
+export type RedactPiiOptions = z.infer<typeof redactPiiOptions>;
+
 /** Fields of ScrapeOptions, kept as a plain shape so crawl and batch schemas can spread it. */
 export const scrapeOptionsShape = {
   formats: formatsSchema,
@@ -207,6 +269,8 @@ export const scrapeOptionsShape = {
   blockAds: z.boolean().default(true).describe('Block ads, trackers and cookie banners'),
   proxy: z.enum(['basic', 'enhanced', 'auto', 'stealth']).default('basic').describe('Proxy pool'),
   threatProtection: threatProtectionSchema.optional(),
+  redactPII: redactPiiSchema,
+  onlyCleanContent: z.boolean().default(false).describe("A model pass over the markdown that takes out the boilerplate onlyMainContent left (needs a model)"),
   // Firecrawl cloud products: accepted, and named in the page's warning (contracts/cloud-only.ts).
   useMock: z.string().max(256).optional().describe("One of Firecrawl's recorded test responses; accepted, the page is fetched live"),
   domainTools: domainToolsSchema,

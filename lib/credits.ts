@@ -12,6 +12,9 @@
  * | prompt-injection check (when it runs) | +4 |
  * | threat protection `normal`, per URL scanned | +2 |
  * | `lockdown`, answered from the cache | +4 |
+ * | `question` (or `query`) format | +4 |
+ * | `highlights` format | +4 |
+ * | `redactPII` | +4, and +4 per PDF page after the first |
  * | enhanced or auto proxy | +0 |
  * | failed scrape | 0 |
  */
@@ -26,6 +29,9 @@ export const CREDIT_COSTS = Object.freeze({
   searchPerTenResults: 2,
   threatScanPerUrl: 2,
   lockdown: 4,
+  questionFormat: 4,
+  highlightsFormat: 4,
+  redactPII: 4,
 });
 
 export interface PageCostInput {

@@ -3,7 +3,7 @@
  * Storage and credits are the activity's business; this module does no database I/O (screenshots
  * and PDFs are stored through the `publishMedia` the activity passes in).
  */
-import type { PageOutputs } from '../contracts/page-outputs.js';
+import { readsMarkdown, type PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../lib/errors.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
@@ -13,6 +13,7 @@ import { fetchWithBrowser } from './engines/browser.js';
 import { fetchWithHttp } from './engines/http.js';
 import { transformContentWith } from './html/content.js';
 import { transformHtml } from './html/transform.js';
+import { noAttributes } from './html/attributes.js';
 import type { HtmlTransform } from './html/transform-pool.js';
 import { decodeBody } from './html/decode.js';
 import { inlineMedia, type MediaPublisher } from './media.js';
@@ -103,7 +104,8 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     };
     if (browserRequiredBy(options, outputs)) return renderInBrowser();
     const fetched = await fetchWithHttp({ ...routed, headers: { ...routed.headers, ...conditionalHeaders(req.conditional) } });
-    if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched)) return fetched;
+    // rawBase64 wants the response's bytes, not a rendering of them.
+    if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched) || outputs.rawBase64) return fetched;
     const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
     // fastMode: what plain HTTP returns is the page, even a shell that needs JavaScript.
     return !options.fastMode && needsJavaScript(page.html) ? renderInBrowser() : page;
@@ -122,8 +124,12 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
   }
 
   const transform = transformOptions(options, outputs);
-  const pdf = isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
-  const transformed = pdf?.transformed ?? (await transformContentWith(page, transform, deps.transformHtml ?? transformHtml));
+  const raw = outputs.rawBase64 ? rawBase64Of(page) : undefined;
+  const pdf = !raw && isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
+  // rawBase64 of any response (an image, a PDF): only HTML has metadata and links to read.
+  const transformed =
+    pdf?.transformed ??
+    (raw && !isHtml(page.contentType) ? { metadata: {} } : await transformContentWith(page, transform, deps.transformHtml ?? transformHtml));
   const publish = req.publishMedia ?? inlineMedia;
   const screenshot = page.screenshot && (await publish(page.screenshot));
   // Firecrawl leaves `actions` out unless actions were requested.
@@ -134,6 +140,9 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     ...(transformed.rawHtml !== undefined && { rawHtml: transformed.rawHtml }),
     ...(outputs.links && { links: transformed.links ?? [] }),
     ...(transformed.images !== undefined && { images: transformed.images }),
+    // A PDF has no elements to select.
+    ...(outputs.attributes && { attributes: transformed.attributes ?? noAttributes(outputs.attributes.selectors) }),
+    ...(raw !== undefined && { rawBase64: raw }),
     ...(screenshot && { screenshot }),
     ...(actions && { actions }),
     ...(transformed.warning && { warning: transformed.warning }),
@@ -172,14 +181,20 @@ function transformOptions(options: ScrapeOptions, outputs: PageOutputs): Transfo
     removeBase64Images: options.removeBase64Images,
     want: {
       // The model formats read the page as markdown even when it is not returned.
-      markdown: outputs.markdown || outputs.json !== undefined || outputs.summary,
+      markdown: outputs.markdown || readsMarkdown(outputs),
       html: outputs.html,
       rawHtml: outputs.rawHtml,
       // Always extracted: crawls discover pages through them, and it is cheap next to markdown.
       links: true,
       images: outputs.images,
+      attributes: outputs.attributes?.selectors,
     },
   };
+}
+
+/** The response as the server sent it (the browser engine has only its rendering of the page). */
+function rawBase64Of(page: FetchedPage): string {
+  return (page.body ?? Buffer.from(page.html ?? '', 'utf8')).toString('base64');
 }
 
 function isHtml(contentType: string): boolean {

@@ -3,6 +3,7 @@
  * into a Document, and the scrape activity stores the Document and hands back its id.
  */
 import type { Action, Location } from '../contracts/scrape-options.js';
+import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 
 export type EngineName = 'http' | 'browser';
 
@@ -92,7 +93,15 @@ export interface TransformOptions {
   excludeTags?: string[];
   removeBase64Images: boolean;
   /** Which outputs to compute; others are skipped to save CPU. */
-  want: { markdown: boolean; html: boolean; rawHtml: boolean; links: boolean; images: boolean };
+  want: {
+    markdown: boolean;
+    html: boolean;
+    rawHtml: boolean;
+    links: boolean;
+    images: boolean;
+    /** The `attributes` format's selectors (scraper/html/attributes.ts). */
+    attributes?: readonly AttributeRequest[];
+  };
 }
 
 /** The content part of a Document, before ids, credits and storage are added. */
@@ -102,6 +111,7 @@ export interface TransformedPage {
   rawHtml?: string;
   links?: string[];
   images?: string[];
+  attributes?: AttributeValues[];
   metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;
   warning?: string;
 }

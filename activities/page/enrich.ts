@@ -7,15 +7,29 @@
  * EnrichStep (activities/page/enrich-step.ts) and list it in ENRICH_STEPS. The README's
  * "Extending Trawl" section walks through an example.
  */
+import { answerFormatStep } from './enrich/answer.js';
 import { changeTrackingStep } from './enrich/change-tracking.js';
+import { cleanContentStep } from './enrich/clean-content.js';
 import { cloudOnlyStep } from './enrich/cloud-only.js';
+import { highlightsFormatStep } from './enrich/highlights.js';
 import { jsonFormatStep } from './enrich/json.js';
+import { redactPiiOutputsStep, redactPiiStep } from './enrich/redact-pii.js';
 import { summaryFormatStep } from './enrich/summary.js';
 import type { EnrichContext, EnrichStep } from './enrich-step.js';
 
 export type { EnrichContext, EnrichStep } from './enrich-step.js';
 
-export const ENRICH_STEPS: readonly EnrichStep[] = [changeTrackingStep, jsonFormatStep, summaryFormatStep, cloudOnlyStep];
+export const ENRICH_STEPS: readonly EnrichStep[] = [
+  cleanContentStep,
+  redactPiiStep,
+  changeTrackingStep,
+  jsonFormatStep,
+  summaryFormatStep,
+  answerFormatStep,
+  highlightsFormatStep,
+  cloudOnlyStep,
+  redactPiiOutputsStep,
+];
 
 /** Runs every step that applies; resolves to the credits they cost together. */
 export async function enrich(ctx: EnrichContext, steps: readonly EnrichStep[]): Promise<number> {

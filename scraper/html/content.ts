@@ -4,6 +4,7 @@
  */
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
+import { noAttributes } from './attributes.js';
 import { decodeBody } from './decode.js';
 import { fencedCodeBlock } from './markdown-code.js';
 import { transformHtml } from './transform.js';
@@ -37,6 +38,7 @@ function transformText(kind: Exclude<Kind, 'html'>, text: string, options: Trans
   if (want.rawHtml) result.rawHtml = text;
   if (want.links) result.links = [];
   if (want.images) result.images = [];
+  if (want.attributes) result.attributes = noAttributes(want.attributes);
   return result;
 }
 

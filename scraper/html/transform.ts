@@ -3,6 +3,7 @@
  * that one tree, and only the outputs asked for are computed.
  */
 import type { TransformOptions, TransformedPage } from '../types.js';
+import { extractAttributes } from './attributes.js';
 import { parseHtml } from './dom.js';
 import { toHtml } from './html-output.js';
 import { extractImages, extractLinks } from './links.js';
@@ -20,6 +21,7 @@ export function transformHtml(html: string, pageUrl: string, options: TransformO
   if (want.rawHtml) page.rawHtml = html;
   if (want.links) page.links = extractLinks(doc, resolve);
   if (want.images) page.images = extractImages(doc, resolve);
+  if (want.attributes) page.attributes = extractAttributes(doc, want.attributes);
   if (!want.markdown && !want.html) return page;
 
   const titles = [metadata.title, metadata.ogTitle].map((t) => (typeof t === 'string' ? t : undefined));

@@ -10,17 +10,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/paths.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { startPageServer, type PageServer } from '../helpers/page-server.js';
+import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
+import { startModelStack, type ModelStack } from './llm-stack.js';
 
-const { apiUrl, apiKey } = e2eContext();
+const { apiUrl, apiKey, databaseUrl } = e2eContext();
 let client: Client;
 let site: FixtureSite;
 let crawlSite: CrawlSite;
 const stderr: string[] = [];
 
+/** The MCP server over stdio, pointed at a Trawl, and an MCP client connected to it. */
+async function connectMcp(url: string, key: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['node_modules/firecrawl-mcp/dist/index.js'],
+    cwd: projectRoot,
+    env: { ...(process.env as Record<string, string>), FIRECRAWL_API_URL: url, FIRECRAWL_API_KEY: key },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const connected = new Client({ name: 'trawl-e2e', version: '1.0.0' });
+  await connected.connect(transport);
+  return connected;
+}
+
 /** A tool's text answer, parsed when it is JSON. */
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json?: any }> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text?: string }[] };
+async function call(name: string, args: Record<string, unknown>, via: Client = client): Promise<{ isError: boolean; text: string; json?: any }> {
+  const result = (await via.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text?: string }[] };
   const text = result.content.map((c) => c.text ?? '').join('\n');
   let json: unknown;
   try {
@@ -33,16 +51,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 
 beforeAll(async () => {
   [site, crawlSite] = await Promise.all([startFixtureSite(), startCrawlSite()]);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['node_modules/firecrawl-mcp/dist/index.js'],
-    cwd: projectRoot,
-    env: { ...(process.env as Record<string, string>), FIRECRAWL_API_URL: apiUrl, FIRECRAWL_API_KEY: apiKey },
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
-  client = new Client({ name: 'trawl-e2e', version: '1.0.0' });
-  await client.connect(transport);
+  client = await connectMcp(apiUrl, apiKey);
 }, 120_000);
 
 afterAll(async () => {
@@ -130,5 +139,30 @@ describe('firecrawl-mcp monitor tools against Trawl', () => {
     const deleted = await call('firecrawl_monitor_delete', { id });
     expect(deleted.isError, deleted.text).toBe(false);
     expect((await call('firecrawl_monitor_get', { id })).isError).toBe(true);
+  });
+});
+
+describe('firecrawl-mcp scrape with the query format, against a Trawl with a model', () => {
+  let stack: ModelStack;
+  let pages: PageServer;
+  let withModel: Client;
+
+  beforeAll(async () => {
+    [stack, pages] = await Promise.all([startModelStack('trawl-mcp-llm'), startPageServer({ '/facts': '<h1>Facts</h1><p>The meeting is on Tuesday at noon in room 4.</p>' }, 'Facts')]);
+    withModel = await connectMcp(stack.stack.apiUrl, await createKeyWithCli(databaseUrl, 'mcp-llm'));
+  }, 300_000);
+
+  afterAll(async () => {
+    await withModel?.close();
+    await Promise.all([stack?.stop(), pages?.close()]);
+  });
+
+  it('answers the question in queryOptions (sent as {type: "query", prompt, mode: "freeform"})', async () => {
+    stack.model.reset();
+    stack.model.script({ content: 'On Tuesday at noon, in room 4.' });
+    const res = await call('firecrawl_scrape', { url: `${pages.origin}/facts`, formats: ['query'], queryOptions: { prompt: 'When and where is the meeting?' } }, withModel);
+    expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
+    expect(res.json.answer).toBe('On Tuesday at noon, in room 4.');
+    expect(stack.model.requests[0]!.messages.at(-1)!.content).toContain('The meeting is on Tuesday at noon in room 4.');
   });
 });

@@ -50,6 +50,9 @@ describe('README.md plans table', () => {
       'threat protection `normal`, per URL scanned': plus(pageCredits({ succeeded: true, threatScannedUrls: 1 }) - base),
       'enhanced or auto proxy': plus(0),
       '`lockdown`, answered from the cache': plus(pageCredits({ succeeded: true, lockdown: true }) - base),
+      '`question` (or `query`) format': plus(CREDIT_COSTS.questionFormat),
+      '`highlights` format': plus(CREDIT_COSTS.highlightsFormat),
+      '`redactPII`, per page (and per PDF page after the first)': plus(CREDIT_COSTS.redactPII),
       'a failed page': credits(pageCredits({ succeeded: false })),
     };
     for (const [what, value] of Object.entries(expected)) expect(tableDefaults.get(what), what).toBe(value);
