@@ -112,12 +112,17 @@ const pageUrl = fc.oneof(
   nastyString.map((p) => site.url(`/${p}`)),
   nastyString,
 );
-const FORMAT_NAMES = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'screenshot', 'json', 'changeTracking', 'branding', 'query', 'screenshot@fullPage', 'extract'];
+const FORMAT_NAMES = [
+  'markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'summary', 'screenshot', 'json', 'changeTracking', 'attributes',
+  'question', 'highlights', 'query', 'branding', 'screenshot@fullPage', 'extract',
+];
 const format = fc.oneof(
   fc.constantFrom(...FORMAT_NAMES),
   fc.record({ type: fc.oneof(fc.constantFrom(...FORMAT_NAMES), nastyString) }, { requiredKeys: ['type'] }).chain((f) =>
-    fc.dictionary(fc.constantFrom('fullPage', 'quality', 'viewport', 'prompt', 'schema', 'modes', 'tag', 'x'), anyValue, { maxKeys: 2 }).map((o) => ({ ...o, ...f })),
+    fc.dictionary(fc.constantFrom('fullPage', 'quality', 'viewport', 'prompt', 'schema', 'modes', 'tag', 'question', 'query', 'mode', 'x'), anyValue, { maxKeys: 2 }).map((o) => ({ ...o, ...f })),
   ),
+  // Attributes with selectors whose text is arbitrary: they reach the page's HTML.
+  fc.record({ type: fc.constant('attributes'), selectors: fc.array(fc.record({ selector: nastyString, attribute: nastyString }), { maxLength: 2 }) }),
   anyValue,
 );
 const action = fc.record({
@@ -159,8 +164,8 @@ const OPTION_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   waitFor: edgeNumber,
   maxAge: edgeNumber,
   query: nastyString,
-  sources: fc.oneof(fc.array(fc.oneof(fc.constantFrom('web', 'news', 'images'), fc.record({ type: nastyString, tbs: nastyString })), { maxLength: 3 }), anyValue),
-  categories: fc.oneof(fc.array(fc.constantFrom('github', 'research', 'pdf', 'x'), { maxLength: 3 }), anyValue),
+  sources: fc.oneof(fc.array(fc.oneof(fc.constantFrom('web', 'news', 'images', 'alexandria'), fc.record({ type: nastyString, tbs: nastyString })), { maxLength: 3 }), anyValue),
+  categories: fc.oneof(fc.array(fc.constantFrom('github', 'research', 'pdf', 'developer', 'code', 'x'), { maxLength: 3 }), anyValue),
   tbs: fc.oneof(fc.constantFrom('qdr:d', 'qdr:w2', 'cdr:1,cd_min:1/1/2020', 'cdr:1,cd_min:13/45/0'), nastyString),
   lang: nastyString,
   includeDomains: fc.oneof(fc.array(nastyString, { maxLength: 2 }), anyValue),
@@ -171,13 +176,31 @@ const OPTION_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   model: fc.oneof(fc.constantFrom('spark-2', 'spark-1-mini'), nastyString),
   effort: fc.oneof(fc.constantFrom('low', 'high'), nastyString),
   threatProtection: fc.oneof(fc.record({ mode: nastyString, riskScoreThreshold: edgeNumber, blacklist: fc.array(nastyString, { maxLength: 2 }) }), anyValue),
+  // The fields of SDK 4.42 and the MCP server (#34).
+  redactPII: fc.oneof(fc.boolean(), fc.record({ mode: nastyString, entities: fc.oneof(fc.array(fc.constantFrom('EMAIL', 'PHONE', 'PERSON', 'NAME'), { maxLength: 3 }), anyValue), replaceStyle: nastyString }, { requiredKeys: [] }), anyValue),
+  minAge: edgeNumber,
+  lockdown: fc.oneof(fc.boolean(), anyValue),
+  onlyCleanContent: fc.oneof(fc.boolean(), anyValue),
+  toolDetail: fc.oneof(fc.constantFrom('compact', 'summary', 'full'), nastyString),
+  domainTools: fc.oneof(fc.boolean(), anyValue),
+  auditMetadata: fc.oneof(fc.record({ username: nastyString }), anyValue),
+  highlights: fc.oneof(fc.boolean(), anyValue),
+  safe: fc.oneof(fc.boolean(), anyValue),
+  enterprise: fc.oneof(fc.array(fc.constantFrom('default', 'anon', 'zdr', 'x'), { maxLength: 3 }), anyValue),
+  asyncScraping: fc.oneof(fc.boolean(), anyValue),
+  robotsUserAgent: fc.oneof(fc.constantFrom('FriendlyBot', 'MyBot/1.0'), nastyString),
+  maxDiscoveryDepth: edgeNumber,
+  delay: edgeNumber,
+  ignoreCache: fc.oneof(fc.boolean(), anyValue),
+  mode: fc.oneof(fc.constantFrom('extract', 'chat'), nastyString),
 };
 const OTHER_KEYS = [
   'onlyMainContent', 'includeTags', 'excludeTags', 'waitFor', 'mobile', 'timeout', 'proxy', 'maxAge', 'parsers',
   'limit', 'maxDiscoveryDepth', 'sitemap', 'search', 'ignoreInvalidURLs', 'prompt', 'extract',
   'changeTrackingOptions', 'parsePDF', 'maxConcurrency', 'delay', 'zeroDataRetention', 'ignoreSitemap', 'sitemapOnly',
   'origin', 'integration', 'storeInCache', 'blockAds', 'skipTlsVerification', 'removeBase64Images', 'fastMode',
-  'allowSubdomains', 'crawlEntireDomain', 'includeSubdomains', 'ignoreQueryParameters', '__proto__', 'constructor',
+  'allowSubdomains', 'crawlEntireDomain', 'includeSubdomains', 'ignoreQueryParameters', 'useMock', 'threadId', 'regexOnFullURL',
+  'allowExternalLinks', 'deduplicateSimilarURLs', '__proto__', 'constructor',
 ];
 /**
  * Mostly the route's own options with plausible values (bodies are strict objects: one foreign
@@ -193,10 +216,16 @@ function optionEntry(keys: readonly (keyof typeof OPTION_VALUES)[]) {
 
 // ---- routes ------------------------------------------------------------------------------
 
-const SCRAPE_KEYS = ['url', 'formats', 'actions', 'headers', 'location', 'includeTags', 'excludeTags', 'timeout', 'waitFor', 'maxAge'];
-const CRAWL_KEYS = ['url', 'webhook', 'includePaths', 'excludePaths', 'limit', 'prompt'];
+const SCRAPE_KEYS = [
+  'url', 'formats', 'actions', 'headers', 'location', 'includeTags', 'excludeTags', 'timeout', 'waitFor', 'maxAge',
+  'redactPII', 'minAge', 'lockdown', 'onlyCleanContent', 'toolDetail', 'domainTools', 'auditMetadata',
+];
+const CRAWL_KEYS = ['url', 'webhook', 'includePaths', 'excludePaths', 'limit', 'prompt', 'robotsUserAgent'];
 const BATCH_KEYS = ['urls', 'webhook', 'appendToId', ...SCRAPE_KEYS.filter((k) => k !== 'url')];
-const MAP_KEYS = ['url', 'search', 'limit', 'timeout', 'headers', 'location'];
+const MAP_KEYS = [
+  'url', 'search', 'limit', 'timeout', 'headers', 'location', 'includePaths', 'excludePaths', 'maxDiscoveryDepth', 'robotsUserAgent',
+  'delay', 'ignoreCache', 'auditMetadata',
+];
 const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, unknown> }[] = [
   { path: '/v2/scrape', keys: SCRAPE_KEYS, base: () => ({ url: site.url('/docs/a') }) },
   { path: '/v1/scrape', keys: [...SCRAPE_KEYS, 'jsonOptions'], base: () => ({ url: site.url('/docs/a') }) },
@@ -208,7 +237,10 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
   { path: '/v1/map', keys: MAP_KEYS, base: () => ({ url: site.url('/') }) },
   ...['/v2/search', '/v1/search'].map((path) => ({
     path,
-    keys: ['query', 'limit', 'sources', 'categories', 'tbs', 'lang', 'includeDomains', 'excludeDomains', 'timeout', 'scrapeOptions'],
+    keys: [
+      'query', 'limit', 'sources', 'categories', 'tbs', 'lang', 'includeDomains', 'excludeDomains', 'timeout', 'scrapeOptions',
+      'highlights', 'safe', 'enterprise', 'asyncScraping', 'toolDetail', 'domainTools',
+    ],
     base: () => ({ query: 'docs' }),
   })),
   ...['/v2/extract', '/v1/extract'].map((path) => ({
@@ -216,7 +248,7 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
     keys: ['urls', 'prompt', 'schema', 'limit', 'scrapeOptions', 'timeout', 'showSources', 'threatProtection'],
     base: () => ({ urls: [site.url('/docs/a')], prompt: 'x' }),
   })),
-  { path: '/v2/agent', keys: ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort'], base: () => ({ prompt: 'x' }) },
+  { path: '/v2/agent', keys: ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'mode', 'auditMetadata'], base: () => ({ prompt: 'x' }) },
   { path: '/v2/crawl/params-preview', keys: ['url', 'prompt'], base: () => ({ url: site.url('/'), prompt: 'x' }) },
 ];
 
