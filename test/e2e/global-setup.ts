@@ -2,6 +2,9 @@
  * One real stack for every e2e file: a Temporal dev server (SQLite in a temp dir), a fresh
  * Postgres database with the real migrations, a worker with Chromium, and the API — the same
  * code `npm start` runs. Tests get its address and an API key through `inject()`.
+ *
+ * Both e2e projects name this file; the first to start builds the stack and the last to finish
+ * stops it, so a run of both shares one.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +17,7 @@ import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack } from '../../scripts/stack.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
+import type { E2eContext } from './context.js';
 
 /** Environment every API and worker process of the e2e stacks gets. */
 export const E2E_ENV = {
@@ -23,41 +27,61 @@ export const E2E_ENV = {
   CRAWL_PAGES_PER_RUN: '25',
 };
 
+interface SharedStack {
+  context: Promise<E2eContext>;
+  users: number;
+  stop(): Promise<void>;
+}
+
+/** Held on globalThis: vitest loads this module once per project, in the same process. */
+const shared = globalThis as { trawlE2eStack?: SharedStack };
+
 export default async function setup(project: TestProject) {
+  shared.trawlE2eStack ??= startSharedStack();
+  const current = shared.trawlE2eStack;
+  current.users++;
+  for (const [key, value] of Object.entries(await current.context)) project.provide(key as keyof E2eContext, value);
+  return async () => {
+    if (--current.users > 0) return;
+    shared.trawlE2eStack = undefined;
+    await current.stop();
+  };
+}
+
+function startSharedStack(): SharedStack {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const databaseUrl = testDatabaseUrl('trawl_e2e');
   const lines: string[] = [];
-  const stack = await startStack({
-    databaseUrl,
-    temporal: { port: await findFreePort(), dataDir },
-    apiPort: await findFreePort(),
-    env: E2E_ENV,
-    log: (line) => {
-      lines.push(line);
-      if (process.env.TRAWL_E2E_VERBOSE) console.log(line);
-    },
-  }).catch((err) => {
-    console.error(lines.slice(-80).join('\n'));
-    throw err;
-  });
+  let stop = async () => {};
 
-  const db = createDb(databaseUrl, { maxConnections: 1 });
-  const team = await findOrCreateTeam(db, 'e2e');
-  const apiKey = generateApiKey();
-  await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefix(apiKey), scopes: null });
-  await db.destroy();
+  const start = async (): Promise<E2eContext> => {
+    const stack = await startStack({
+      databaseUrl,
+      temporal: { port: await findFreePort(), dataDir },
+      apiPort: await findFreePort(),
+      env: E2E_ENV,
+      log: (line) => {
+        lines.push(line);
+        if (process.env.TRAWL_E2E_VERBOSE) console.log(line);
+      },
+    }).catch((err) => {
+      console.error(lines.slice(-80).join('\n'));
+      throw err;
+    });
+    stop = async () => {
+      await stack.stop();
+      await dropDatabase(databaseUrl);
+      rmSync(dataDir, { recursive: true, force: true });
+      const errors = lines.filter((l) => /"level":(50|60)|Error:/.test(l));
+      if (errors.length) console.log(`stack logged ${errors.length} error lines; last:\n${errors.slice(-10).join('\n')}`);
+    };
 
-  project.provide('apiUrl', stack.apiUrl);
-  project.provide('apiKey', apiKey);
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('temporalAddress', stack.temporalAddress);
-  project.provide('taskQueue', 'trawl');
-
-  return async () => {
-    await stack.stop();
-    await dropDatabase(databaseUrl);
-    rmSync(dataDir, { recursive: true, force: true });
-    const errors = lines.filter((l) => /"level":(50|60)|Error:/.test(l));
-    if (errors.length) console.log(`stack logged ${errors.length} error lines; last:\n${errors.slice(-10).join('\n')}`);
+    const db = createDb(databaseUrl, { maxConnections: 1 });
+    const team = await findOrCreateTeam(db, 'e2e');
+    const apiKey = generateApiKey();
+    await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefix(apiKey), scopes: null });
+    await db.destroy();
+    return { apiUrl: stack.apiUrl, apiKey, databaseUrl, temporalAddress: stack.temporalAddress, taskQueue: 'trawl' };
   };
+  return { context: start(), users: 0, stop: () => stop() };
 }

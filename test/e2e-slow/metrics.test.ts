@@ -11,7 +11,7 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { awayFromMinuteBoundary } from '../helpers/minute-window.js';
 import { sample } from '../helpers/prometheus-text.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
-import { e2eContext } from './context.js';
+import { e2eContext } from '../e2e/context.js';
 
 const { databaseUrl, temporalAddress } = e2eContext();
 const TOKEN = 'metrics-token-0123456789';

@@ -16,7 +16,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { startBigSite } from '../helpers/big-site.js';
 import { crawlChecks } from '../helpers/crawl-checks.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
-import { e2eContext } from './context.js';
+import { e2eContext } from '../e2e/context.js';
 
 const { databaseUrl: sharedDatabaseUrl, temporalAddress } = e2eContext();
 

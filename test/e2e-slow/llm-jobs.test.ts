@@ -13,8 +13,8 @@ import { startMonitorSite } from '../helpers/monitor-site.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
-import { e2eContext } from './context.js';
-import { startModelTeam, type ModelTeam } from './llm-stack.js';
+import { e2eContext } from '../e2e/context.js';
+import { startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
 
 const { apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 

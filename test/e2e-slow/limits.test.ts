@@ -22,8 +22,8 @@ import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { awayFromMinuteBoundary } from '../helpers/minute-window.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
-import { e2eContext } from './context.js';
-import { E2E_ENV } from './global-setup.js';
+import { e2eContext } from '../e2e/context.js';
+import { E2E_ENV } from '../e2e/global-setup.js';
 
 const { apiUrl, databaseUrl, temporalAddress } = e2eContext();
 

@@ -14,7 +14,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
-import { e2eContext } from './context.js';
+import { e2eContext } from '../e2e/context.js';
 
 const { apiUrl, databaseUrl, temporalAddress } = e2eContext();
 

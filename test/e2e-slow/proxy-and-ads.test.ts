@@ -24,7 +24,7 @@ import { startCountingProxy, type CountingProxy } from '../helpers/counting-prox
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
-import { e2eContext } from './context.js';
+import { e2eContext } from '../e2e/context.js';
 
 const { apiUrl, apiKey, databaseUrl, temporalAddress } = e2eContext();
 

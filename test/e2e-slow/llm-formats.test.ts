@@ -10,8 +10,8 @@ import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
-import { e2eContext } from './context.js';
-import { startModelStack, type ModelStack } from './llm-stack.js';
+import { e2eContext } from '../e2e/context.js';
+import { startModelStack, type ModelStack } from '../e2e/llm-stack.js';
 
 const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 let model: FakeModelServer;

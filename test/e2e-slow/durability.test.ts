@@ -21,7 +21,7 @@ import { crawlChecks } from '../helpers/crawl-checks.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
-import { E2E_ENV } from './global-setup.js';
+import { E2E_ENV } from '../e2e/global-setup.js';
 
 let stack: Stack;
 let db: Db;

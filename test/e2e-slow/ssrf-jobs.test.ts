@@ -14,8 +14,8 @@ import { startFakeSearxng, type FakeSearxng } from '../helpers/fake-searxng.js';
 import { addPublicAddress, canAddPublicAddress } from '../helpers/public-address.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
-import { e2eContext } from './context.js';
-import { startModelStack, type ModelStack } from './llm-stack.js';
+import { e2eContext } from '../e2e/context.js';
+import { startModelStack, type ModelStack } from '../e2e/llm-stack.js';
 
 interface Recorder {
   origin: string;

@@ -11,7 +11,7 @@ import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
-import { e2eContext } from './context.js';
+import { e2eContext } from '../e2e/context.js';
 
 const { databaseUrl, temporalAddress } = e2eContext();
 let site: FixtureSite;
