@@ -15,6 +15,7 @@ import { defineConfig } from 'vitest/config';
  */
 const E2E = {
   globalSetup: ['test/e2e/global-setup.ts'],
+  setupFiles: ['test/e2e/setup-env.ts'],
   testTimeout: 180_000,
   hookTimeout: 300_000,
   // The stack is shared: its files run one at a time so timing-sensitive tests stay honest.

@@ -73,6 +73,7 @@ const envSchema = z.object({
   BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   WORKER_HTML_THREADS: z.coerce.number().int().min(0).max(256).optional(),
+  WORKFLOW_BUNDLE: z.string().min(1).optional(),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
   RESULT_RETENTION_HOURS: z.coerce.number().positive().max(24 * 3650).default(720),
@@ -112,7 +113,7 @@ export interface Config {
   allowPrivateNetwork: boolean;
   browser: { executablePath: string; pagesPerWorker: number };
   /** htmlThreads: unset picks scraper/html/transform-pool.ts's default. */
-  worker: { activitySlots: number; htmlThreads?: number };
+  worker: { activitySlots: number; htmlThreads?: number; workflowBundle?: string };
   crawl: { pagesPerRun: number };
   /** How long a job's results are kept; see RESULT_RETENTION_HOURS. */
   results: { retentionHours: number };
@@ -225,7 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     auth: e.AUTH,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
-    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS },
+    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS, workflowBundle: e.WORKFLOW_BUNDLE },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
     results: { retentionHours: e.RESULT_RETENTION_HOURS },
     media: { retentionHours: e.MEDIA_RETENTION_HOURS, dataUris: e.SCREENSHOT_DATA_URIS },

@@ -7,6 +7,8 @@ export interface E2eContext {
   databaseUrl: string;
   temporalAddress: string;
   taskQueue: string;
+  /** The workflow bundle every e2e worker loads (WORKFLOW_BUNDLE). */
+  workflowBundle: string;
 }
 
 declare module 'vitest' {
@@ -22,5 +24,6 @@ export function e2eContext(): E2eContext {
     databaseUrl: inject('databaseUrl'),
     temporalAddress: inject('temporalAddress'),
     taskQueue: inject('taskQueue'),
+    workflowBundle: inject('workflowBundle'),
   };
 }

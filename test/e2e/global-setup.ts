@@ -3,10 +3,14 @@
  * Postgres database with the real migrations, a worker with Chromium, and the API — the same
  * code `npm start` runs. Tests get its address and an API key through `inject()`.
  *
+ * The workflows are bundled here once, for this stack's worker and every stack a test file
+ * starts (they inherit WORKFLOW_BUNDLE through setup-env.ts), instead of by webpack in each of
+ * about 18 worker processes.
+ *
  * Both e2e projects name this file; the first to start builds the stack and the last to finish
  * stops it, so a run of both shares one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -16,6 +20,7 @@ import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack } from '../../scripts/stack.js';
+import { buildWorkflowBundle } from '../../worker/create-worker.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
 import type { E2eContext } from './context.js';
 
@@ -52,9 +57,13 @@ function startSharedStack(): SharedStack {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const databaseUrl = testDatabaseUrl('trawl_e2e');
   const lines: string[] = [];
+  const bundlePath = join(dataDir, 'workflow-bundle.js');
   let stop = async () => {};
 
   const start = async (): Promise<E2eContext> => {
+    writeFileSync(bundlePath, (await buildWorkflowBundle()).code);
+    // Stacks that test files start inherit it from their process (setup-env.ts sets it there).
+    process.env.WORKFLOW_BUNDLE = bundlePath;
     const stack = await startStack({
       databaseUrl,
       temporal: { port: await findFreePort(), dataDir },
@@ -81,7 +90,7 @@ function startSharedStack(): SharedStack {
     const apiKey = generateApiKey();
     await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefix(apiKey), scopes: null });
     await db.destroy();
-    return { apiUrl: stack.apiUrl, apiKey, databaseUrl, temporalAddress: stack.temporalAddress, taskQueue: 'trawl' };
+    return { apiUrl: stack.apiUrl, apiKey, databaseUrl, temporalAddress: stack.temporalAddress, taskQueue: 'trawl', workflowBundle: bundlePath };
   };
   return { context: start(), users: 0, stop: () => stop() };
 }

@@ -2,10 +2,9 @@
  * The page-job workflow (crawls and batch scrapes) on a real Temporal dev server, with its
  * activities stubbed by an in-memory frontier: no Postgres, no Chromium, seconds per case.
  */
-import type { Logger } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SliceEnd } from '../../../activities/crawl-slice.js';
 import type { TrawlActivities } from '../../../activities/index.js';
@@ -13,15 +12,13 @@ import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
 import type { FrontierPage } from '../../../lib/crawl/settings.js';
 import { CREDITS_EXHAUSTED_WARNING } from '../../../lib/credits.js';
 import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
-import { WORKFLOWS_PATH } from '../../../worker/create-worker.js';
+import { buildWorkflowBundle, type WorkflowBundle } from '../../../worker/create-worker.js';
 import { batchScrapeWorkflow } from '../../../workflows/index.js';
 import { getProgressQuery } from '../../../workflows/messages.js';
 import type { PageJobInput } from '../../../workflows/page-job.js';
 
-const silent: Logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
 let env: TestWorkflowEnvironment;
-let workflowBundle: { code: string };
+let workflowBundle: WorkflowBundle;
 let seq = 0;
 
 beforeAll(async () => {
@@ -33,7 +30,7 @@ beforeAll(async () => {
   const path = await findOrBuildTemporalCli({ log: () => undefined });
   [env, workflowBundle] = await Promise.all([
     TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silent }),
+    buildWorkflowBundle(),
   ]);
 }, 180_000);
 
