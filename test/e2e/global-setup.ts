@@ -5,7 +5,8 @@
  *
  * The workflows are bundled here once, for this stack's worker and every stack a test file
  * starts (they inherit WORKFLOW_BUNDLE through setup-env.ts), instead of by webpack in each of
- * about 18 worker processes.
+ * about 18 worker processes. It carries short-heartbeats.ts, so a killed worker's pages are
+ * retried sooner.
  *
  * Both e2e projects name this file; the first to start builds the stack and the last to finish
  * stops it, so a run of both shares one.
@@ -13,6 +14,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.js';
 import { createDb } from '../../db/connect.js';
@@ -53,6 +55,9 @@ export default async function setup(project: TestProject) {
   };
 }
 
+/** Shorter heartbeat timeouts, so tests that kill workers wait less (short-heartbeats.ts). */
+const SHORT_HEARTBEATS = fileURLToPath(new URL('./short-heartbeats.ts', import.meta.url));
+
 function startSharedStack(): SharedStack {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const databaseUrl = testDatabaseUrl('trawl_e2e');
@@ -61,7 +66,7 @@ function startSharedStack(): SharedStack {
   let stop = async () => {};
 
   const start = async (): Promise<E2eContext> => {
-    writeFileSync(bundlePath, (await buildWorkflowBundle()).code);
+    writeFileSync(bundlePath, (await buildWorkflowBundle([SHORT_HEARTBEATS])).code);
     // Stacks that test files start inherit it from their process (setup-env.ts sets it there).
     process.env.WORKFLOW_BUNDLE = bundlePath;
     const stack = await startStack({
