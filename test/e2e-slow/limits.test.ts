@@ -20,7 +20,7 @@ import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../lib/plans.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
-import { awayFromMinuteBoundary } from '../helpers/minute-window.js';
+import { awayFromWindowEdge, E2E_RATE_LIMIT_WINDOW_SECONDS } from '../helpers/rate-limit-window.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from '../e2e/context.js';
 import { E2E_ENV } from '../e2e/global-setup.js';
@@ -272,7 +272,7 @@ describe('credits running out', () => {
 describe('rate limits', () => {
   it('answers 429 with Retry-After past the per-minute limit, per endpoint class', async () => {
     const team = await newTeam('rpm-team', ['--scrape-rpm', '3', '--crawl-status-rpm', '4']);
-    await awayFromMinuteBoundary();
+    await awayFromWindowEdge();
     for (let i = 0; i < 3; i++) {
       const ok = await team.api('/v2/scrape', { body: { url: site.url(`/p/rpm-${i}`) } });
       expect(ok.status).toBe(200);
@@ -284,7 +284,7 @@ describe('rate limits', () => {
     expect(limited.body.error).toMatch(/^Rate limit exceeded/);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(retryAfter).toBeLessThanOrEqual(E2E_RATE_LIMIT_WINDOW_SECONDS);
 
     // Status and usage reads have their own class: the scrape limit does not touch them.
     const reads = [];
@@ -460,7 +460,7 @@ describe('two API processes on one database', () => {
   it('counts one rate limit across both processes', async () => {
     const team = await newTeam('shared-rpm-team', ['--scrape-rpm', '4']);
     const apis = [team.api, apiClient(second.apiUrl, team.key)];
-    await awayFromMinuteBoundary();
+    await awayFromWindowEdge();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       statuses.push((await apis[i % 2]!('/v2/scrape', { body: { url: site.url(`/p/shared-${i}`) } })).status);
@@ -472,7 +472,7 @@ describe('two API processes on one database', () => {
 describe('under load', () => {
   it('answers 200 scrapes at once from one team with low limits: only successes, 402 and 429; the ledger matches', async () => {
     const team = await newTeam('load-team', ['--scrape-rpm', '150', '--credits', '60', '--concurrency', '3']);
-    await awayFromMinuteBoundary(40);
+    await awayFromWindowEdge(40);
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) => team.api('/v2/scrape', { body: { url: site.url(`/p/load-${i}?ms=50`) } })),
     );
@@ -483,7 +483,7 @@ describe('under load', () => {
     }
     const allowed = new Set(['200', '402 INSUFFICIENT_CREDITS', '429 RATE_LIMITED', '429 CONCURRENCY_LIMITED']);
     expect([...byOutcome.keys()].filter((o) => !allowed.has(o)), JSON.stringify([...byOutcome])).toEqual([]);
-    // Exactly the requests past 150 in this minute were rate limited.
+    // Exactly the requests past 150 in this window were rate limited.
     expect(byOutcome.get('429 RATE_LIMITED')).toBe(50);
 
     const succeeded = byOutcome.get('200') ?? 0;

@@ -8,7 +8,7 @@ import { findFreePort } from '../../scripts/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { awayFromMinuteBoundary } from '../helpers/minute-window.js';
+import { awayFromWindowEdge, E2E_RATE_LIMIT_WINDOW_SECONDS } from '../helpers/rate-limit-window.js';
 import { sample } from '../helpers/prometheus-text.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from '../e2e/context.js';
@@ -28,7 +28,14 @@ beforeAll(async () => {
     databaseUrl,
     temporal: { address: temporalAddress },
     apiPort: await findFreePort(),
-    env: { LOG_LEVEL: 'debug', TEMPORAL_TASK_QUEUE: 'trawl-metrics', ALLOW_PRIVATE_NETWORK: 'true', METRICS_TOKEN: TOKEN, WORKER_METRICS_PORT: String(workerPort) },
+    env: {
+      LOG_LEVEL: 'debug',
+      TEMPORAL_TASK_QUEUE: 'trawl-metrics',
+      ALLOW_PRIVATE_NETWORK: 'true',
+      METRICS_TOKEN: TOKEN,
+      WORKER_METRICS_PORT: String(workerPort),
+      RATE_LIMIT_WINDOW_SECONDS: String(E2E_RATE_LIMIT_WINDOW_SECONDS),
+    },
     log: (line) => {
       lines.push(line);
     },
@@ -53,8 +60,8 @@ describe('metrics', () => {
   let crawlId: string;
 
   it('the API counts requests by route, jobs, credits and refusals, behind METRICS_TOKEN', async () => {
-    // The fourth scrape is refused only if all four fall in one minute window.
-    await awayFromMinuteBoundary(30);
+    // The fourth scrape is refused only if all four fall in one window.
+    await awayFromWindowEdge(30);
     const first = await api('/v2/scrape', { body: { url: `${site.url}/article`, formats: ['markdown'], maxAge: 0 } });
     expect(first.status).toBe(200);
     scrapeId = first.body.data.metadata.scrapeId as string;

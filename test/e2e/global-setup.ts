@@ -23,6 +23,7 @@ import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { findFreePort } from '../../scripts/ports.js';
 import { startStack } from '../../scripts/stack.js';
 import { buildWorkflowBundle } from '../../worker/create-worker.js';
+import { E2E_RATE_LIMIT_WINDOW_SECONDS } from '../helpers/rate-limit-window.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
 import type { E2eContext } from './context.js';
 
@@ -32,6 +33,7 @@ export const E2E_ENV = {
   LOG_LEVEL: 'warn',
   // Small runs, so continue-as-new happens inside ordinary crawl tests.
   CRAWL_PAGES_PER_RUN: '25',
+  RATE_LIMIT_WINDOW_SECONDS: String(E2E_RATE_LIMIT_WINDOW_SECONDS),
 };
 
 interface SharedStack {

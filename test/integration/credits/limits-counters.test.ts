@@ -9,6 +9,7 @@ import { createDb } from '../../../db/connect.js';
 import { relaxedCommit } from '../../../db/relaxed-commit.js';
 import { acquireSlot, acquireSlots, countActiveSlots, releaseSlots, renewSlots, slotRelease } from '../../../db/repositories/concurrency-slots.js';
 import { countRequest } from '../../../db/repositories/rate-limits.js';
+import { ConfigError, loadConfig } from '../../../lib/config.js';
 import { createTestDb, newTeam, type TestDb } from './fixture.js';
 
 let t: TestDb;
@@ -31,6 +32,21 @@ describe('rate limit counters', () => {
     expect(msLeft).toBeGreaterThan(0);
     expect(msLeft).toBeLessThanOrEqual(60_000);
     expect(counts[0]!.resetsAt.getUTCSeconds()).toBe(0);
+  });
+
+  it('counts in longer windows when configured, at whole multiples of their length, and never shorter than a minute', async () => {
+    const { teamId } = await newTeam(t.db);
+    const counts = await Promise.all(Array.from({ length: 5 }, () => countRequest(t.db, teamId, 'scrape', 3600)));
+    expect(counts.map((c) => c.count).sort()).toEqual([1, 2, 3, 4, 5]);
+    const resetsAt = counts[0]!.resetsAt;
+    expect(resetsAt.getTime() - Date.now()).toBeGreaterThan(0);
+    expect(resetsAt.getTime() - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect([resetsAt.getUTCMinutes(), resetsAt.getUTCSeconds()]).toEqual([0, 0]);
+
+    expect(loadConfig({}).rateLimitWindowSeconds).toBe(60);
+    expect(loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '3600' }).rateLimitWindowSeconds).toBe(3600);
+    // A shorter window would let a plan's per-minute number through more than once a minute.
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '30' })).toThrow(ConfigError);
   });
 
   it('starts a new window each minute and deletes the finished ones', async () => {
