@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type Firecrawl from '@mendable/firecrawl-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../../db/connect.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
@@ -154,7 +154,8 @@ describe('agent runs', () => {
     model.reset();
     model.script(say({ tool: 'finish', result: {} }, 8_000));
     const started = await firecrawl.startAgent({ prompt: 'slow' });
-    await new Promise((r) => setTimeout(r, 300));
+    // Cancelled while its first step waits on the model.
+    await vi.waitFor(() => expect(model.requests).toHaveLength(1));
     expect(await firecrawl.cancelAgent(started.id!)).toBe(true);
     const again = await api(`/v2/agent/${started.id}`, { method: 'DELETE' });
     expect(again).toMatchObject({ status: 409, body: { success: false, error: 'Agent is already cancelled' } });
@@ -314,7 +315,7 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
       model.reset();
       model.script(say({ tool: 'finish', result: {} }, 8_000));
       const slow = await api('/v2/agent', { body: { prompt: 'slow hooks', webhook: { url: hooks.url, events: ['agent.cancelled'] } } });
-      await new Promise((r) => setTimeout(r, 300));
+      await vi.waitFor(() => expect(model.requests).toHaveLength(1));
       await api(`/v2/agent/${slow.body.id}`, { method: 'DELETE' });
       const cancelled = await hooks.waitFor('agent.cancelled');
       expect(cancelled.body).toMatchObject({ id: slow.body.id, success: false });

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Firecrawl from '@mendable/firecrawl-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb, type Db } from '../../db/connect.js';
 import { findTeamPlan, saveTeamPlan } from '../../db/repositories/plans.js';
@@ -297,8 +297,7 @@ describe('team concurrency', () => {
   it('makes a synchronous scrape beyond the limit wait, then answer 429 Concurrency limit reached', async () => {
     const team = await newTeam('sync-slot-team', ['--concurrency', '1']);
     const slow = team.api('/v2/scrape', { body: { url: site.url('/p/slow?ms=6000'), timeout: 20_000 } });
-    await sleep(1_000);
-    expect(await team.sdk.getConcurrency()).toEqual({ concurrency: 1, maxConcurrency: 1 });
+    await vi.waitFor(async () => expect(await team.sdk.getConcurrency()).toEqual({ concurrency: 1, maxConcurrency: 1 }), { timeout: 10_000, interval: 100 });
     const startedAt = Date.now();
     const refused = await team.api('/v2/scrape', { body: { url: site.url('/p/quick'), timeout: 4_000 } });
     expect(refused.status).toBe(429);
@@ -320,8 +319,15 @@ describe('team concurrency', () => {
     const second = await team.api('/v2/batch/scrape', { body: { urls: urls('b'), maxConcurrency: 5 } });
     const crawl = await team.api('/v2/crawl', { body: { url: site.url('/?n=4&ms=400'), maxConcurrency: 5 } });
 
-    await sleep(1_500);
-    const queue = await team.sdk.getQueueStatus();
+    // Once pages wait for the team's slots: the queue then shows both kinds.
+    const queue = await vi.waitFor(
+      async () => {
+        const status = await team.sdk.getQueueStatus();
+        expect(status.waitingJobsInQueue).toBeGreaterThan(0);
+        return status;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(queue).toMatchObject({ success: true, maxConcurrency: 2 });
     expect(queue.activeJobsInQueue).toBeLessThanOrEqual(2);
     expect(queue.waitingJobsInQueue).toBeGreaterThan(0);

@@ -314,10 +314,12 @@ describe('createBrowserPool', () => {
       const browserProcess = running(`${pool.id}/1`).find((p) => p.pid === p.pgid && !p.cmdline.includes('--type='));
       expect(browserProcess).toBeDefined();
 
+      const hangs = site.requests.filter((r) => r.path === '/hang').length;
       const inFlight = pool.withPage({}, async (page) => {
         await page.goto(`${site.url}/hang`, { timeout: 30_000 });
       });
-      await sleep(300);
+      // Killed mid-navigation: the request has reached the server, which never answers.
+      await until(() => site.requests.filter((r) => r.path === '/hang').length > hangs);
       process.kill(browserProcess!.pid, 'SIGKILL');
       await expect(inFlight).rejects.toThrow();
 
@@ -330,6 +332,7 @@ describe('createBrowserPool', () => {
   it('close() ends pages in flight and leaves no Chromium process behind', async () => {
     const pool = createBrowserPool({});
     await visit(pool, '/plain');
+    const hangs = site.requests.filter((r) => r.path === '/hang').length;
     const inFlight = pool
       .withPage({}, async (page) => {
         await page.goto(`${site.url}/hang`, { timeout: 30_000 });
@@ -338,7 +341,7 @@ describe('createBrowserPool', () => {
         () => 'finished',
         () => 'failed',
       );
-    await sleep(300);
+    await until(() => site.requests.filter((r) => r.path === '/hang').length > hangs);
     const before = running(`${pool.id}/`);
     // The browser, its zygotes, renderer, GPU and network processes.
     expect(before.length).toBeGreaterThanOrEqual(4);
