@@ -9,7 +9,9 @@
  * retried sooner.
  *
  * Both e2e projects name this file; the first to start builds the stack and the last to finish
- * stops it, so a run of both shares one.
+ * stops it, so a run of both shares one. With TRAWL_E2E_SHARED_STACK=off it only builds the
+ * bundle, for a run of files that start every part of their stack themselves (scripts/test-all.ts
+ * runs durability.test.ts so, beside the shared stack's files).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +39,7 @@ export const E2E_ENV = {
 };
 
 interface SharedStack {
-  context: Promise<E2eContext>;
+  context: Promise<Partial<E2eContext>>;
   users: number;
   stop(): Promise<void>;
 }
@@ -67,10 +69,14 @@ function startSharedStack(): SharedStack {
   const bundlePath = join(dataDir, 'workflow-bundle.js');
   let stop = async () => {};
 
-  const start = async (): Promise<E2eContext> => {
+  const start = async (): Promise<Partial<E2eContext>> => {
     writeFileSync(bundlePath, (await buildWorkflowBundle([SHORT_HEARTBEATS])).code);
     // Stacks that test files start inherit it from their process (setup-env.ts sets it there).
     process.env.WORKFLOW_BUNDLE = bundlePath;
+    if (process.env.TRAWL_E2E_SHARED_STACK === 'off') {
+      stop = async () => rmSync(dataDir, { recursive: true, force: true });
+      return { workflowBundle: bundlePath };
+    }
     const stack = await startStack({
       databaseUrl,
       temporal: { port: await findFreePort(), dataDir },
