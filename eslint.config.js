@@ -36,6 +36,28 @@ function layer(dir, { banned = [], typesOnly = [], packages = [], message }) {
   };
 }
 
+const NO_WORKER_IMPORTS = { selector: 'ImportDeclaration[source.value=/worker\\//]', message: 'Nothing imports worker/: it only wires the process.' };
+
+/**
+ * A pattern built at run time may come from a user, and V8's RegExp backtracks: one team's glob
+ * stalled every team's worker. RegExps are built from constants at module level; anything built
+ * from input goes through lib/patterns/, which matches in linear time.
+ */
+const PATTERNS_MESSAGE = 'Build a RegExp only from constants at module level; patterns from input go through lib/patterns/ (linear time)';
+const USER_PATTERNS_ONLY_IN_PATTERNS = [
+  { selector: ':function NewExpression[callee.name="RegExp"]', message: PATTERNS_MESSAGE },
+  { selector: ':function CallExpression[callee.name="RegExp"]', message: PATTERNS_MESSAGE },
+  { selector: 'ImportDeclaration[source.value=/^(re2js|css-what)$/]', message: 'Only lib/patterns/ compiles user-supplied patterns' },
+];
+
+/** The system of record is read and written through db/repositories/ only (and migrations). */
+const SQL_MESSAGE = 'SQL lives in db/repositories/: add a repository function and call it';
+const SQL_ONLY_IN_DB = [
+  { selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto|selectNoFrom)$/]', message: SQL_MESSAGE },
+  { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: SQL_MESSAGE },
+];
+const BASE_SYNTAX = [NO_WORKER_IMPORTS, ...SQL_ONLY_IN_DB];
+
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'net', 'child_process', 'timers'];
 const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
 
@@ -55,9 +77,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/worker\\//]", message: 'Nothing imports worker/: it only wires the process.' }],
+      'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...USER_PATTERNS_ONLY_IN_PATTERNS],
     },
   },
+  // The one vetted module that compiles user-supplied patterns, each in linear time.
+  { files: ['lib/patterns/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX] } },
+  { files: ['db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...USER_PATTERNS_ONLY_IN_PATTERNS] } },
+  // The worker is a service; scripts/ are the developer's tools around it.
+  { files: ['worker/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...USER_PATTERNS_ONLY_IN_PATTERNS, { selector: 'ImportDeclaration[source.value=/scripts\\//]', message: 'worker/ imports nothing from scripts/' }] } },
   ...['contracts', 'lib'].map((dir) =>
     layer(dir, {
       banned: ['api', 'activities', 'workflows', 'worker', 'browser'],
@@ -111,6 +138,16 @@ export default tseslint.config(
   },
   // Kysely's own advice: migrations see the database as it was, so they are typed loosely.
   { files: ['db/migrations/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // A migration sees the schema as it was: code of the app's (a tokenizer, a rule) may change after it.
+  {
+    files: ['db/migrations/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '../**'], message: 'A migration imports only kysely and other migrations, never the app' }] },
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-syntax': 'off' },

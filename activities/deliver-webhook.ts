@@ -35,6 +35,7 @@ async function recordAttemptFailure(db: Db, input: DeliverWebhookInput, attempt:
   const final = failure.nonRetryable || attempt >= (WEBHOOK_RETRY_POLICY.maximumAttempts ?? Infinity);
   await recordWebhookFailure(db, {
     jobId: input.jobId,
+    monitorCheck: input.jobKind === 'monitor',
     deliveryId: input.deliveryId,
     attempt,
     event: webhookEventType(input.jobKind, input.event),

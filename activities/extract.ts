@@ -11,6 +11,7 @@ import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
 import { addBatchPages, listPageAnswers } from '../db/repositories/batch.js';
 import { storeJobResult } from '../db/repositories/jobs.js';
 import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { compileUrlGlob } from '../lib/patterns/glob.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
 import { mergeExtraction } from '../llm/merge-extraction.js';
@@ -90,10 +91,10 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
           addPage(base);
           continue;
         }
-        const matches = globPattern(glob, input.includeSubdomains);
+        const matches = compileUrlGlob(glob, input.includeSubdomains);
         for (const { url } of links) {
           if (pages.size >= input.limit) break;
-          if (matches.test(url)) addPage(url);
+          if (matches(url)) addPage(url);
         }
       }
       if (input.searchPrompt) {
@@ -104,14 +105,6 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
       const added = await addBatchPages(deps.db, input.jobId, [...pages].map(([key, url]) => ({ url, urlKey: key })));
       return { added };
   }
-}
-
-/** `*` matches anything; the glob's host also matches its subdomains when they are included. */
-function globPattern(glob: string, includeSubdomains: boolean): RegExp {
-  const url = new URL(glob.replaceAll('*', '__star__'));
-  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('__star__', '.*');
-  const host = `${includeSubdomains ? '(?:[^/]+\\.)?' : ''}${escape(url.host)}`;
-  return new RegExp(`^https?://${host}${escape(url.pathname + url.search)}$`);
 }
 
 export function createMergeExtractionActivity(deps: ActivityDeps) {

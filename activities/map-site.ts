@@ -71,7 +71,12 @@ const MAX_SITEMAP_URLS = 100_000;
 const START_PAGE_TIMEOUT_MS = 30_000;
 const DEADLINE_SLACK_MS = 50;
 /** Errors of a start page Trawl refused to contact: the map's answer, not a page to skip. */
-const REFUSED_TARGETS: ReadonlySet<string> = new Set(['SSRF_BLOCKED', 'THREAT_PROTECTION_BLOCKED']);
+/**
+ * Start-page failures that are the caller's to hear about rather than a reason to fall back on
+ * the sitemaps: a target we refuse to contact, and a host that does not resolve (its sitemaps
+ * live on the same host), which a scrape answers as 400 SCRAPE_DNS_RESOLUTION_ERROR too.
+ */
+const REFUSED_TARGETS: ReadonlySet<string> = new Set(['SSRF_BLOCKED', 'THREAT_PROTECTION_BLOCKED', 'SCRAPE_DNS_RESOLUTION_ERROR']);
 /**
  * Without a `timeout` the caller asked for links, not for a deadline: sitemap reading stops this
  * long before the default budget ends, so a huge sitemap yields a partial map instead of a 408.
@@ -118,9 +123,8 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
         }),
       ));
     } catch (err) {
-      // A start page that will not load leaves the sitemaps to speak for the site. A target we
-      // refuse to contact (SSRF, or a redirect threat protection blocks) is the caller's error to
-      // hear about, and an abort (deadline or cancellation) ends the whole map.
+      // A start page that will not load leaves the sitemaps to speak for the site, unless it is
+      // one of REFUSED_TARGETS; an abort (deadline or cancellation) ends the whole map.
       if (signal.aborted || (err instanceof TrawlError && REFUSED_TARGETS.has(err.code))) throw err;
       return { self: { url }, links: [] };
     }

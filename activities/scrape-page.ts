@@ -9,7 +9,7 @@ import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { searchEntry } from '../lib/search/index-entry.js';
-import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import { exactPageKey } from '../lib/url/normalize.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
@@ -76,7 +76,7 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
     // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
     documentId: input.documentId,
     async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy }, { db }) {
-      const pageKey = urlKey(normalizeUrl(task.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+      const pageKey = exactPageKey(task.url);
       const stored = await storeScrapeResult(db, {
         document: completedDocumentRow({
           id: documentId,

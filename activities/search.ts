@@ -10,7 +10,7 @@ import { completeJobWithResult, storeJobResult } from '../db/repositories/jobs.j
 import { CREDIT_COSTS } from '../lib/credits.js';
 import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { parseTbs } from '../lib/search/tbs.js';
-import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import { exactPageKey } from '../lib/url/normalize.js';
 import type { ActivityDeps } from './deps.js';
 import { searchProviderOf } from './search/providers.js';
 import { withPageSignal } from './page/signal.js';
@@ -100,7 +100,7 @@ export function createRunSearchActivity(deps: ActivityDeps) {
     const searchCredits = CREDIT_COSTS.searchPerTenResults * Math.ceil(count / 10);
     const result: SearchJobResult = { sources, searchCredits, ...(warnings.size > 0 && { warning: [...warnings].join(' ') }) };
     const toScrape = input.scrape ? [...(sources.web ?? []), ...(sources.news ?? [])] : [];
-    const pages = new Map(toScrape.map((r) => [urlKey(normalizeUrl(r.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })), r.url]));
+    const pages = new Map(toScrape.map((r) => [exactPageKey(r.url), r.url]));
     const charge = { teamId: input.teamId, jobId: input.jobId, chargeKey: `search:${input.jobId}`, reason: 'search', credits: searchCredits };
     await chargeWith(deps.db, budget.plan, charge, async (trx) => {
       // Nothing to scrape: the search is the whole job, completed with its result here, and the

@@ -66,6 +66,9 @@ export async function changePlan(db: Db, teamId: string, change: unknown): Promi
     concurrency: c.concurrency ?? current.concurrency,
     zeroDataRetention: c.zdr ?? current.zeroDataRetention,
     threatProtection: c['threat-protection'] ?? current.threatProtection,
+    monitors: c.monitors ?? current.monitors,
+    agentConcurrency: c['agent-concurrency'] ?? current.agentConcurrency,
+    unbilledFailedAgentPages: c['failed-agent-pages'] ?? current.unbilledFailedAgentPages,
   };
   await saveTeamPlan(db, { team_id: teamId, ...planColumns(plan) });
   if (c['webhook-secret'] !== undefined) {

@@ -56,7 +56,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SCRAPE_ACTION_ERROR: 500,
   SCRAPE_ALL_ENGINES_FAILED: 500,
   AGENT_START_FAILED: 500,
-  WEBHOOK_TARGET_BLOCKED: 403,
+  // Said at submission: the caller gave a webhook address no delivery may reach.
+  WEBHOOK_TARGET_BLOCKED: 400,
   WEBHOOK_DELIVERY_FAILED: 502,
   SERVICE_UNAVAILABLE: 503,
   UNKNOWN_ERROR: 500,

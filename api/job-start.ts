@@ -89,6 +89,12 @@ export interface JobStart<I, R> extends NewJob {
    * the result). If it throws, the job is failed like a refused start.
    */
   beforeStart?: (jobId: string) => unknown;
+  /**
+   * A limit that counts the team's running jobs of this kind, checked with this job's row already
+   * written, so two requests at once cannot both pass it. Its refusal (a 4xx) is the response,
+   * and the row is failed with it.
+   */
+  admit?: (jobId: string) => Promise<void>;
 }
 
 export interface StartedJob<I, R> {
@@ -101,6 +107,12 @@ export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Prom
   const jobId = randomUUID();
   const workflowId = workflowIdFor(start.kind, jobId);
   await insertRunningJob(deps, jobId, workflowId, start);
+  try {
+    await start.admit?.(jobId);
+  } catch (err) {
+    await setJobStatus(deps.db, jobId, 'failed', err instanceof Error ? err.message : String(err));
+    throw err;
+  }
   try {
     await start.beforeStart?.(jobId);
     // A Temporal that does not answer is a prompt 503, not a client left waiting on gRPC retries.

@@ -5,6 +5,7 @@
 import { readJobProgress, type DocumentPageQuery } from '../db/repositories/crawl-read.js';
 import { findTeamJob } from '../db/repositories/jobs.js';
 import { findExpiredJob } from '../db/repositories/retention.js';
+import { listWebhookFailures } from '../db/repositories/webhook-failures.js';
 import type { Db } from '../db/connect.js';
 import type { Job, JobKind, JobStatus } from '../db/schema.js';
 import { httpError } from './errors.js';
@@ -93,4 +94,22 @@ export function documentPaging(
   page: Pick<DocumentPageQuery, 'skip' | 'after' | 'limit'>,
 ): DocumentPageQuery {
   return { ...page, maxBytes: MAX_PAGE_BYTES, settleMs: status === 'scraping' ? RUNNING_JOB_SETTLE_MS : 0 };
+}
+
+export interface WebhookFailureView {
+  event: string;
+  attempt: number;
+  final: boolean;
+  code: string;
+  error: string;
+  timestamp: string;
+}
+
+/**
+ * Trawl's own addition to a job's status or errors: its failed webhook deliveries, one per
+ * attempt, `final` when the event was given up. A monitor check's are read with `monitorCheck`.
+ */
+export async function webhookFailureViews(db: Db, id: string, options: { monitorCheck?: boolean } = {}): Promise<WebhookFailureView[]> {
+  const rows = await listWebhookFailures(db, id, options);
+  return rows.map((w) => ({ event: w.event, attempt: w.attempt, final: w.final, code: w.code, error: w.error, timestamp: w.created_at.toISOString() }));
 }

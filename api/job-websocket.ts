@@ -14,7 +14,7 @@ import { findTeamJob } from '../db/repositories/jobs.js';
 import { findOrCreateTeam } from '../db/repositories/teams.js';
 import type { Job, JobStatus } from '../db/schema.js';
 import type { AppDeps } from './deps.js';
-import { hashApiKey } from './auth/api-keys.js';
+import { hashApiKey, keyAllows } from './auth/api-keys.js';
 import {
   documentPaging,
   findListedJob,
@@ -125,7 +125,7 @@ function upgradeAuthenticator(deps: AppDeps): (req: IncomingMessage) => Promise<
     const token = bearerToken(req.headers.authorization) ?? firstProtocol(req.headers['sec-websocket-protocol']);
     const owner = token ? await findActiveKeyOwner(deps.db, hashApiKey(token)) : undefined;
     if (!owner) return { error: 'Unauthorized' };
-    if (owner.scopes && !owner.scopes.includes('crawl')) return { error: 'Forbidden' };
+    if (!keyAllows(owner.scopes, 'crawl')) return { error: 'Forbidden' };
     return { teamId: owner.teamId };
   };
 }

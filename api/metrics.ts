@@ -6,9 +6,9 @@
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { recordRefusals } from '../db/repositories/refusals.js';
+import { countDocumentsByStatus, countJobsByKindAndStatus, creditsChargedThisPeriod } from '../db/repositories/service-stats.js';
 import { coalescedWrites } from '../lib/coalesced-writes.js';
 import type { JobKind } from '../db/schema.js';
 import { httpError } from './errors.js';
@@ -50,8 +50,7 @@ export function createApiMetrics(db: Db): ApiMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db.selectFrom('jobs').select(['kind', 'status', sql<string>`count(*)`.as('n')]).groupBy(['kind', 'status']).execute();
-      for (const r of rows) this.set({ kind: r.kind, status: r.status }, Number(r.n));
+      for (const r of await countJobsByKindAndStatus(db)) this.set({ kind: r.kind, status: r.status }, r.n);
     },
   });
   new Gauge({
@@ -59,12 +58,7 @@ export function createApiMetrics(db: Db): ApiMetrics {
     help: 'Credits charged in the current billing period, over all teams',
     registers: [registry],
     async collect() {
-      const row = await db
-        .selectFrom('credit_usage')
-        .select(sql<string | null>`sum(used)`.as('n'))
-        .where('period_start', '=', sql<Date>`date_trunc('month', now() at time zone 'UTC')::date`)
-        .executeTakeFirst();
-      this.set(Number(row?.n ?? 0));
+      this.set(await creditsChargedThisPeriod(db));
     },
   });
   new Gauge({
@@ -74,8 +68,7 @@ export function createApiMetrics(db: Db): ApiMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db.selectFrom('documents').select(['status', sql<string>`count(*)`.as('n')]).groupBy('status').execute();
-      for (const r of rows) this.set({ status: r.status }, Number(r.n));
+      for (const r of await countDocumentsByStatus(db)) this.set({ status: r.status }, r.n);
     },
   });
 

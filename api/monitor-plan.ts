@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { creditsPerCheck, DEFAULT_SEARCH_MAX_RESULTS, monitorScrapeOptions, monitorTag, SEARCH_WINDOW_TBS, type StoredTarget, type TargetPlan } from '../lib/monitor/plan.js';
 import { resolveSchedule, runsPerMonth, ScheduleError, type MonitorScheduleInput, type ResolvedSchedule } from '../lib/monitor/schedule.js';
-import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
+import { exactPageKey } from '../lib/url/normalize.js';
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 import { crawlerSettings } from './routes/crawl.js';
@@ -48,7 +48,7 @@ export function storedTargets(deps: AppDeps, monitorId: string, targets: readonl
       const pages = new Map<string, { url: string; urlKey: string }>();
       for (const raw of given.urls) {
         const url = absoluteHttpUrl(raw)!;
-        const key = urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+        const key = exactPageKey(url);
         pages.set(key, { url, urlKey: key });
       }
       plan = { kind: 'batch_scrape', pages: [...pages.values()], scrapeOptions };

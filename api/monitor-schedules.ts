@@ -58,7 +58,7 @@ function scheduleOptions(deps: AppDeps, fields: ScheduleFields): ScheduleOptions
 }
 
 /** A Temporal that does not answer is a prompt 503; the caller undoes what it wrote. */
-async function withTemporal<T>(deps: AppDeps, what: string, call: () => Promise<T>): Promise<T> {
+async function withTemporal<T>(deps: Pick<AppDeps, 'temporal' | 'log'>, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + 5_000, call);
   } catch (err) {
@@ -79,7 +79,7 @@ export async function updateMonitorSchedule(deps: AppDeps, fields: ScheduleField
   );
 }
 
-export async function deleteMonitorSchedule(deps: AppDeps, monitorId: string): Promise<void> {
+export async function deleteMonitorSchedule(deps: Pick<AppDeps, 'temporal' | 'log'>, monitorId: string): Promise<void> {
   const handle = deps.temporal.schedule.getHandle(monitorScheduleId(monitorId));
   await withTemporal(deps, 'deleted', async () => {
     // Already gone (a delete retried after a timeout) is what was asked for.

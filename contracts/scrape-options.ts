@@ -3,6 +3,8 @@
  * Crawl (`scrapeOptions`), batch scrape (flattened) and /v2/scrape all build on it.
  */
 import { z } from 'zod';
+import { selectorProblem } from '../lib/patterns/css.js';
+import { globProblem } from '../lib/patterns/glob.js';
 import { httpHeadersSchema } from './http-headers.js';
 
 const MAX_TIMEOUT_MS = 300_000;
@@ -92,6 +94,11 @@ export const formatsSchema = z
   .describe('Output formats, as names or objects');
 
 const selector = z.string().min(1).max(1000);
+/** A selector css-select runs in the worker's own process, so its cost is bounded (lib/patterns/css.ts). */
+const treeSelector = selector.superRefine((value, ctx) => {
+  const problem = selectorProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const actionSchema = z.discriminatedUnion('type', [
   z
@@ -149,7 +156,11 @@ const pdfParser = z.union([
 const threatDomain = z
   .string()
   .max(253)
-  .regex(/^[a-zA-Z0-9*]([a-zA-Z0-9*.-]*[a-zA-Z0-9*])?$/, 'a domain or wildcard glob, without protocol, path or port');
+  .regex(/^[a-zA-Z0-9*]([a-zA-Z0-9*.-]*[a-zA-Z0-9*])?$/, 'a domain or wildcard glob, without protocol, path or port')
+  .superRefine((glob, ctx) => {
+    const problem = globProblem(glob);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const threatProtectionSchema = z.strictObject({
   mode: z.enum(['off', 'normal']).optional(),
@@ -168,8 +179,8 @@ export type ThreatProtectionOverride = z.infer<typeof threatProtectionSchema>;
 export const scrapeOptionsShape = {
   formats: formatsSchema,
   onlyMainContent: z.boolean().default(true).describe('Drop navigation, headers, footers, sidebars and ads'),
-  includeTags: z.array(selector).max(100).optional().describe('CSS selectors to keep'),
-  excludeTags: z.array(selector).max(100).optional().describe('CSS selectors to drop'),
+  includeTags: z.array(treeSelector).max(100).optional().describe('CSS selectors to keep'),
+  excludeTags: z.array(treeSelector).max(100).optional().describe('CSS selectors to drop'),
   maxAge: z.number().int().min(0).default(TWO_DAYS_MS).describe('Serve a cached copy younger than this (ms)'),
   storeInCache: z.boolean().default(true).describe('Write the result to the page cache'),
   headers: httpHeadersSchema.optional().describe('Headers sent with the page request'),

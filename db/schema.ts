@@ -10,6 +10,8 @@ export interface TeamTable {
   /** HMAC key for X-Firecrawl-Signature; null sends webhooks unsigned. */
   webhook_secret: string | null;
   created_at: CreatedAt;
+  /** Set by `teams delete`: the team's keys are revoked and its name is free again. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ApiKeyTable {
@@ -106,6 +108,19 @@ export interface RobotsBlockedTable {
   url: string;
 }
 
+/** The tool calls of a team's failed agent runs that were refunded, per month (lib/plans.ts unbilledFailedAgentPages). */
+export interface UnbilledFailedWorkTable {
+  team_id: string;
+  period_start: ColumnType<Date, Date | string, Date | string>;
+  pages: number;
+}
+
+/** Secrets every API process shares (the dashboard's sign-in tokens are signed with one). */
+export interface ServerSecretTable {
+  name: string;
+  value: Buffer;
+}
+
 /** A team's plan; a team without a row gets the defaults in lib/plans.ts. */
 export interface TeamPlanTable {
   team_id: string;
@@ -124,6 +139,9 @@ export interface TeamPlanTable {
   concurrency: number;
   zero_data_retention: boolean;
   threat_protection: boolean;
+  max_monitors: number;
+  agent_concurrency: number;
+  unbilled_failed_agent_pages: number;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -285,7 +303,9 @@ export interface MonitorCheckPageTable {
 
 /** One failed webhook delivery attempt (db/repositories/webhook-failures.ts). */
 export interface WebhookFailureTable {
-  job_id: string;
+  /** The job's, or else the monitor check's: exactly one is set. */
+  job_id: string | null;
+  check_id: string | null;
   delivery_id: string;
   attempt: number;
   event: string;
@@ -417,6 +437,8 @@ export interface Database {
   monitor_check_pages: MonitorCheckPageTable;
   dashboard_sessions: DashboardSessionTable;
   team_refusals: TeamRefusalTable;
+  server_secrets: ServerSecretTable;
+  unbilled_failed_work: UnbilledFailedWorkTable;
 }
 
 export type Team = Selectable<TeamTable>;

@@ -25,6 +25,16 @@ export interface TeamPlan {
   zeroDataRetention: boolean;
   /** Whether requests may carry threatProtection. */
   threatProtection: boolean;
+  /** Monitors the team may keep; each is a Temporal Schedule on the shared cluster. */
+  monitors: number;
+  /** Agent runs of the team at once (sub-agents run inside their run's budget). */
+  agentConcurrency: number;
+  /**
+   * Pages the team's failed agent runs may fetch per month without being billed. A failed run is
+   * free, as Firecrawl's are, but the caller decides whether a run fails (a schema no answer can
+   * meet): past this allowance a failed run pays for the pages its tools fetched.
+   */
+  unbilledFailedAgentPages: number;
 }
 
 export const DEFAULT_PLAN: Readonly<TeamPlan> = Object.freeze({
@@ -43,6 +53,9 @@ export const DEFAULT_PLAN: Readonly<TeamPlan> = Object.freeze({
   concurrency: 100,
   zeroDataRetention: false,
   threatProtection: false,
+  monitors: 100,
+  agentConcurrency: 10,
+  unbilledFailedAgentPages: 100,
 });
 
 /** Highest concurrency a plan may set: slots are numbered 0..concurrency-1 in Postgres. */
@@ -66,6 +79,9 @@ export function resolvePlan(row: TeamPlanRow | undefined): TeamPlan {
     concurrency: row.concurrency,
     zeroDataRetention: row.zero_data_retention,
     threatProtection: row.threat_protection,
+    monitors: row.max_monitors,
+    agentConcurrency: row.agent_concurrency,
+    unbilledFailedAgentPages: row.unbilled_failed_agent_pages,
   };
 }
 
@@ -84,6 +100,9 @@ export function planColumns(plan: TeamPlan): Omit<TeamPlanRow, 'team_id' | 'upda
     concurrency: plan.concurrency,
     zero_data_retention: plan.zeroDataRetention,
     threat_protection: plan.threatProtection,
+    max_monitors: plan.monitors,
+    agent_concurrency: plan.agentConcurrency,
+    unbilled_failed_agent_pages: plan.unbilledFailedAgentPages,
   };
 }
 

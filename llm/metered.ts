@@ -7,8 +7,10 @@ import type { ModelClient, TokenUsage } from './model-client.js';
 
 export type UsageSink = (usage: TokenUsage) => Promise<void>;
 
-export function meteredModel(client: ModelClient, sink: UsageSink): ModelClient {
+/** `admit` runs before every call and throws to refuse it (a spent token quota). */
+export function meteredModel(client: ModelClient, sink: UsageSink, admit?: () => Promise<void>): ModelClient {
   async function metered<T extends { usage: TokenUsage }>(call: () => Promise<T>): Promise<T> {
+    await admit?.();
     try {
       const result = await call();
       await sink(result.usage);

@@ -11,7 +11,7 @@ import { Connection } from '@temporalio/client';
 import { ensureDatabase, redactUrl, runMigrations } from './database.js';
 import { describeExit, spawnManaged, type ExitInfo, type LogSink, type ManagedProcess } from './managed-process.js';
 import { projectRoot } from './paths.js';
-import { assertPortFree } from './ports.js';
+import { assertPortFree } from '../lib/ports.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { startTemporalServer, waitForTemporal, type DynamicConfigValue, type TemporalServer } from './temporal-server.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { describeExit, spawnManaged, type ExitInfo, type LogSink, type ManagedProcess } from './managed-process.js';
-import { assertPortFree } from './ports.js';
+import { assertPortFree } from '../lib/ports.js';
 
 /** Search attributes the API and workflows index jobs by. */
 export const SEARCH_ATTRIBUTES = { TeamId: 'Keyword', JobKind: 'Keyword' } as const;

@@ -18,7 +18,7 @@ import { createRiskClassifier } from '../activities/threat/classifier.js';
 import { createWorker, readWorkflowBundle } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 import { createWorkerMetrics, installRuntime } from './telemetry.js';
-import { findFreePort } from '../scripts/ports.js';
+import { findFreePort } from '../lib/ports.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -102,6 +102,7 @@ export class AgentLoop {
     let repair: string | undefined;
     let repaired = false;
     let lastPartialHash: string | undefined;
+    let lastInvalid: string | undefined;
     for (let step = 1; step <= input.maxSteps; step++) {
       await this.settleAnswers();
       await trace.flush();
@@ -127,7 +128,10 @@ export class AgentLoop {
             trace.emit('artifact.updated', { artifact: { kind: 'json', artifactId: 'result', snapshotId: decision.snapshotId, change: 'update' } });
             return { outcome: 'succeeded', snapshotId: decision.snapshotId };
           }
-          if (repaired) return this.stepsRanOut();
+          if (repaired) {
+            const message = `The agent's result did not match the schema, and again after one repair round (step ${step} of ${input.maxSteps}): ${decision.errors}`;
+            return { outcome: 'failed', error: { code: 'internal', retryable: false, message } };
+          }
           // One repair round: the next decision sees what was wrong.
           repaired = true;
           repair = decision.errors;
@@ -142,7 +146,12 @@ export class AgentLoop {
         default: {
           const limit = await this.overBudget(EXPECTED_COST[decision.tool], decision.tool);
           if (limit) return limit;
-          await this.fetchTool(step, decision);
+          const invalid = await this.fetchTool(step, decision);
+          if (invalid && invalid === lastInvalid) {
+            const message = `The agent repeated an invalid ${decision.tool} call after being told what was wrong (${invalid}), so the run was stopped at step ${step}`;
+            return { outcome: 'failed', error: { code: 'internal', retryable: false, message } };
+          }
+          lastInvalid = invalid;
         }
       }
     }
@@ -168,7 +177,8 @@ export class AgentLoop {
     for (const child of this.running.values()) void child.handle.signal(parentFinishedSignal).catch(() => undefined);
   }
 
-  private async fetchTool(step: number, decision: Extract<AgentDecision, { tool: FetchTool }>): Promise<void> {
+  /** Runs the tool; returns what was wrong with the call when it was malformed and nothing ran. */
+  private async fetchTool(step: number, decision: Extract<AgentDecision, { tool: FetchTool }>): Promise<string | undefined> {
     const { parameters } = decision;
     const toolCallId = this.toolCallId(step);
     this.trace.emit('tool_call.started', { toolCallId, toolName: decision.tool, parameters });
@@ -177,6 +187,7 @@ export class AgentLoop {
     this.creditsUsed += result.credits;
     this.trace.emit('tool_call.finished', { toolCallId, toolName: decision.tool, result: result.summary, creditsUsed: result.credits });
     this.onAction({ agent: this.input.agentKey || 'main', step, tool: decision.tool, parameters: { ...parameters }, result: result.summary, creditsUsed: result.credits });
+    return result.invalid;
   }
 
   /** The next tool would pass the budget: first let running sub-agents give back what they did not use. */

@@ -11,14 +11,16 @@ import {
   appendTraceEvents,
   findSnapshot,
   listAgentSteps,
-  refundRun,
+  refundFailedRun,
   saveAgentStep,
   saveSnapshot,
   type AgentKey,
   type TraceEvent,
 } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
+import { readTeamStanding } from '../../db/repositories/usage.js';
 import { toApplicationFailure } from '../../lib/errors.js';
+import { resolvePlan } from '../../lib/plans.js';
 import { decideNextAction, type FetchTool, type ToolParameters } from '../../llm/agent-step.js';
 import { validatorFor, type JsonSchema } from '../../llm/json-schema.js';
 import type { ActivityDeps } from '../deps.js';
@@ -73,6 +75,8 @@ export interface AgentToolInput extends AgentTask, AgentRef {
 export interface AgentToolResult {
   credits: number;
   summary: string;
+  /** Set when the call itself was malformed (and nothing ran): what was wrong with it. */
+  invalid?: string;
 }
 
 /** A step the workflow settles itself (a sub-agent started or answered, a refusal): its transcript entry. */
@@ -98,6 +102,19 @@ const MODEL_TIMEOUT_MS = 120_000;
 /** Snapshot ids are path segments: the agent key's dots become underscores. */
 export function snapshotIdFor(agentKey: AgentKey, kind: 'result' | 'partial', step: number): string {
   return agentKey ? `agent-${agentKey.replaceAll('.', '_')}-${kind}-${step}` : `${kind}-${step}`;
+}
+
+/** What is wrong with a tool call's parameters, or undefined when it can run. */
+export function invalidToolCall(tool: FetchTool, parameters: ToolParameters): string | undefined {
+  if (tool === 'search') return parameters.query?.trim() ? undefined : 'search needs a non-empty query';
+  const url = parameters.url?.trim();
+  if (!url) return `${tool} needs a url`;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? undefined : `${tool} needs an http or https url, not ${JSON.stringify(url)}`;
+  } catch {
+    return `${tool} needs an absolute url, not ${JSON.stringify(url)}`;
+  }
 }
 
 export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLookup) {
@@ -157,6 +174,11 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
           const { parameters } = input;
           const step = { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: { ...parameters } };
+          const invalid = invalidToolCall(input.tool, parameters);
+          if (invalid) {
+            await saveAgentStep(deps.db, { ...step, result: `Invalid call, nothing was run: ${invalid}. Correct the parameters, or use another tool.` });
+            return { credits: 0, summary: `invalid: ${invalid}`, invalid };
+          }
           if (input.strictConstrainToURLs && input.tool !== 'search' && !allowedUrl(parameters.url ?? '', input.urls)) {
             const refusal = `Refused: ${parameters.url} is outside the URLs this run may visit (strictConstrainToURLs). Use only ${input.urls.join(', ')}.`;
             await saveAgentStep(deps.db, { ...step, result: refusal });
@@ -198,9 +220,15 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
         await completeJobWithResult(deps.db, input.runId, { snapshotId: input.snapshotId });
         return;
       }
-      await refundRun(deps.db, input.teamId, input.runId);
+      const { planRow } = await readTeamStanding(deps.db, input.teamId);
+      const allowance = resolvePlan(planRow).unbilledFailedAgentPages;
+      const { refunded, toolCalls } = await refundFailedRun(deps.db, input.teamId, input.runId, allowance);
+      const error = input.error ?? 'The agent run failed';
+      const billed = refunded
+        ? ''
+        : ` Its ${toolCalls} tool call(s) stay billed: the team's failed agent runs have used this month's ${allowance} unbilled tool calls.`;
       // A cancelled run's row already says so (the API flipped it); finishJob never overwrites that.
-      await finishJob(deps.db, input.runId, 'failed', { error: input.error ?? 'The agent run failed' });
+      await finishJob(deps.db, input.runId, 'failed', { error: `${error}${billed}` });
     },
   };
 }

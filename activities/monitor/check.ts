@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { log } from '@temporalio/activity';
 import type { WebhookConfig } from '../../contracts/webhook.js';
+import { findDocument } from '../../db/repositories/documents.js';
 import { insertJob } from '../../db/repositories/jobs.js';
 import { addBatchPages } from '../../db/repositories/batch.js';
 import {
@@ -23,6 +24,7 @@ import {
   previousCheckPages,
   setCheckTargets,
   findMonitor,
+  listCheckEventPageIds,
   type CheckPage,
   type MonitorSummary,
 } from '../../db/repositories/monitors.js';
@@ -220,23 +222,10 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
       const error = targetErrors.length > 0 ? targetErrors.join('; ') : null;
       await finishCheck(deps.db, { checkId: input.checkId, monitorId: input.monitorId, status, summary, actualCredits, judged: judgments.size > 0, error });
       // Ids as stored: a retried activity inserted nothing new, so read them back.
-      const stored = await storedEventPages(deps, input.checkId);
+      const stored = await listCheckEventPageIds(deps.db, input.checkId, MAX_PAGE_EVENTS);
       return { status, summary, actualCredits, eventPageIds: stored, error };
     },
   };
-}
-
-async function storedEventPages(deps: ActivityDeps, checkId: string): Promise<string[]> {
-  const rows = await deps.db
-    .selectFrom('monitor_check_pages')
-    .select('id')
-    .where('check_id', '=', checkId)
-    .where('status', '<>', 'same')
-    .orderBy('target_id')
-    .orderBy('url')
-    .limit(MAX_PAGE_EVENTS)
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 /** Each new, changed or removed page judged against the goal; a model failure leaves that page unjudged. */
@@ -258,7 +247,6 @@ async function judge(deps: ActivityDeps, input: FinishMonitorCheckInput, goal: s
 
 async function markdownOf(deps: ActivityDeps, documentId: string | null): Promise<string> {
   if (!documentId) return '';
-  const row = await deps.db.selectFrom('documents').select('document').where('id', '=', documentId).executeTakeFirst();
-  const markdown = (row?.document as { markdown?: unknown } | null)?.markdown;
+  const markdown = ((await findDocument(deps.db, documentId))?.document as { markdown?: unknown } | null | undefined)?.markdown;
   return typeof markdown === 'string' ? markdown : '';
 }

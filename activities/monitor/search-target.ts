@@ -10,7 +10,7 @@ import { toApplicationFailure } from '../../lib/errors.js';
 import type { ComparedPage } from '../../lib/monitor/check-pages.js';
 import { searchCredits, type SearchPlan } from '../../lib/monitor/plan.js';
 import { parseTbs } from '../../lib/search/tbs.js';
-import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
+import { exactPageKey } from '../../lib/url/normalize.js';
 import type { ActivityDeps } from '../deps.js';
 import { withPageSignal } from '../page/signal.js';
 import { chargeWith, requireCredits } from '../page/team-budget.js';
@@ -65,7 +65,7 @@ export function createMonitorSearchActivity(deps: ActivityDeps) {
       });
       for (const r of results) {
         if (!passesDomainFilters(r.url, plan)) continue;
-        const key = urlKey(normalizeUrl(r.url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+        const key = exactPageKey(r.url);
         const description = 'description' in r ? r.description : '';
         if (!found.has(key)) found.set(key, { url: r.url, snippet: `${r.title}\n${description}`.slice(0, MAX_SNIPPET) });
       }

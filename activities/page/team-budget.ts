@@ -6,6 +6,7 @@
  */
 import type { Transaction } from 'kysely';
 import { CreditLimitReached, pageChargeKey, recordCharge, type LedgerCharge } from '../../db/repositories/ledger.js';
+import { readPeriodTokens } from '../../db/repositories/token-ledger.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
@@ -25,6 +26,20 @@ export async function requireCredits(db: Db, teamId: string): Promise<TeamBudget
   const remainingCredits = creditsLeft(plan.monthlyCredits, usage.used);
   if (remainingCredits < 1) throw insufficientCredits();
   return { plan, remainingCredits };
+}
+
+/**
+ * Refuses a model call when the team's model tokens for this billing period are spent. Every call
+ * is checked, those of runs that will fail and so never be billed included: the quota is what
+ * bounds the model work a team can make the shared workers do.
+ */
+export async function requireTokens(db: Db, teamId: string): Promise<void> {
+  const { planRow, usage } = await readTeamStanding(db, teamId);
+  const { monthlyTokens } = resolvePlan(planRow);
+  const used = await readPeriodTokens(db, teamId, usage.periodStart);
+  if (used >= monthlyTokens) {
+    throw new NonRetryablePageError('INSUFFICIENT_CREDITS', `Payment Required: the team's model tokens for this month are used up (${used} of ${monthlyTokens})`);
+  }
 }
 
 export function pageCharge(fields: {

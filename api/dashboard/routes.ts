@@ -18,6 +18,7 @@ import { readThreatPolicy } from '../../db/repositories/threat-policy.js';
 import { JOB_STATUSES, type Job } from '../../db/schema.js';
 import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey, type CreatedKey } from '../accounts.js';
 import type { AppDeps } from '../deps.js';
+import { serverSecret } from '../../db/repositories/server-secrets.js';
 import { isJobId, jobStatusView } from '../job-view.js';
 import { readHealth } from '../routes/health.js';
 import { html, type Html } from './html.js';
@@ -25,7 +26,7 @@ import { page, type PageFrame } from './layout.js';
 import { healthPage } from './pages/health.js';
 import { JOBS_PER_PAGE, LISTED_KINDS, apiStatusPath, jobPage, jobsList, temporalUiLink } from './pages/jobs.js';
 import { USAGE_DAYS, teamPage, teamsList } from './pages/teams.js';
-import { SIGN_IN_COOKIE, randomToken, readCookie, redirectWithFlash, requireCsrf, requireViewer, sameToken, setCookie, signIn, signOut, viewerOf } from './session.js';
+import { SIGN_IN_COOKIE, randomToken, readCookie, redirectWithFlash, requireCsrf, requireViewer, sameToken, setCookie, signIn, signInToken, signOut, viewerOf } from './session.js';
 import { canSeeTeam, visibleTeamIds } from './viewer.js';
 
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -57,6 +58,12 @@ export function dashboardRoutes(deps: AppDeps): Router {
   const authOff = deps.config.auth === 'none';
   const form = express.urlencoded({ extended: false, limit: '64kb' });
   const viewer = requireViewer(deps, base);
+  let secret: Promise<Buffer> | undefined;
+  const signInSecret = () =>
+    (secret ??= serverSecret(deps.db, 'dashboard-sign-in').catch((err: unknown) => {
+      secret = undefined;
+      throw err;
+    }));
   const guardPost = [form, viewer, requireCsrf];
 
   const send = (res: Response, frame: Omit<PageFrame, 'base' | 'authOff' | 'viewer' | 'flash'>, body: Html, status = 200) => {
@@ -72,8 +79,8 @@ export function dashboardRoutes(deps: AppDeps): Router {
   router.get(`${base}/sign-in`, (req, res) => signInPage(req, res));
   router.post(`${base}/sign-in`, form, async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    const cookie = readCookie(req, SIGN_IN_COOKIE);
-    if (!cookie || !sameToken(body._csrf, cookie)) return void res.status(403).type('text').send('The sign-in form is out of date (CSRF token missing or wrong). Reload it and try again.');
+    const nonce = readCookie(req, SIGN_IN_COOKIE);
+    if (!nonce || !sameToken(body._csrf, signInToken(await signInSecret(), nonce))) return void res.status(403).type('text').send('The sign-in form is out of date (CSRF token missing or wrong). Reload it and try again.');
     const result = await signIn(deps, base, req, res, body.key);
     if (!result.ok) return signInPage(req, res, result.reason);
     res.clearCookie(SIGN_IN_COOKIE, { path: base });
@@ -84,9 +91,10 @@ export function dashboardRoutes(deps: AppDeps): Router {
     res.redirect(303, `${base}/sign-in`);
   });
 
-  function signInPage(req: Request, res: Response, error?: string) {
-    const token = randomToken();
-    setCookie(req, res, base!, SIGN_IN_COOKIE, token, 3_600_000);
+  async function signInPage(req: Request, res: Response, error?: string) {
+    const nonce = randomToken();
+    const token = signInToken(await signInSecret(), nonce);
+    setCookie(req, res, base!, SIGN_IN_COOKIE, nonce, 3_600_000);
     // A refused key is still a page the form shows; 200, so the browser reports no failed load.
     send(
       res,

@@ -4,13 +4,15 @@
  * knows it), and every request re-reads the key: revoking it ends its sessions at once.
  *
  * Every state-changing form carries the session's CSRF token (`_csrf`), compared in constant
- * time. The sign-in form, which has no session yet, uses a double-submit cookie instead.
+ * time. The sign-in form, which has no session yet, uses a signed double-submit cookie instead:
+ * the cookie holds a random nonce and the form its HMAC under a server secret, so a pair the
+ * client makes up (a cookie planted from a sibling subdomain and a matching field) is refused.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { findActiveKeyOwner } from '../../db/repositories/api-keys.js';
 import { deleteSession, findSession, insertSession, setSessionFlash } from '../../db/repositories/dashboard-sessions.js';
-import { hashApiKey } from '../auth/api-keys.js';
+import { hashApiKey, keyAllows } from '../auth/api-keys.js';
 import type { AppDeps } from '../deps.js';
 import { noteKeyUse } from '../middleware/auth.js';
 import type { Viewer } from './viewer.js';
@@ -30,12 +32,24 @@ export function sameToken(a: unknown, b: string): boolean {
   return timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
+/** The cookie's value, or undefined when it is absent or not decodable (a stray cookie is no cookie). */
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
+}
+
+/** The sign-in form's token for the nonce in its cookie. */
+export function signInToken(secret: Buffer, nonce: string): string {
+  return createHmac('sha256', secret).update(`dashboard-sign-in:${nonce}`).digest('base64url');
 }
 
 export function setCookie(req: Request, res: Response, base: string, name: string, value: string, maxAgeMs?: number): void {
@@ -48,7 +62,7 @@ export type SignInResult = { ok: true } | { ok: false; reason: string };
 export async function signIn(deps: AppDeps, base: string, req: Request, res: Response, key: unknown): Promise<SignInResult> {
   const owner = typeof key === 'string' && key.trim() ? await findActiveKeyOwner(deps.db, hashApiKey(key.trim())) : undefined;
   if (!owner) return { ok: false, reason: 'That key is not valid (or it was revoked).' };
-  if (owner.scopes && !owner.scopes.includes('admin')) return { ok: false, reason: 'That key has no admin scope: only admin keys may sign in.' };
+  if (!keyAllows(owner.scopes, 'admin')) return { ok: false, reason: 'That key has no admin scope: only admin keys may sign in.' };
   noteKeyUse(deps.db, owner);
   await openSession(deps, base, req, res, owner.keyId);
   return { ok: true };

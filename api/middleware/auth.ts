@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { findActiveKeyOwner, touchApiKey, type KeyOwner } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import type { Db } from '../../db/connect.js';
-import { hashApiKey, type Scope } from '../auth/api-keys.js';
+import { hashApiKey, keyAllows, SCOPES, type Scope } from '../auth/api-keys.js';
 import { httpError } from '../errors.js';
 
 export interface AuthContext {
@@ -47,7 +47,8 @@ export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHa
     return async (_req, res, next) => {
       localTeam ??= findOrCreateTeam(deps.db, LOCAL_TEAM_NAME).then((t) => t.id);
       try {
-        res.locals.auth = { teamId: await localTeam, keyId: null, scopes: null } satisfies AuthContext;
+        // Without keys there is one operator, who may do everything.
+        res.locals.auth = { teamId: await localTeam, keyId: null, scopes: [...SCOPES] } satisfies AuthContext;
       } catch (err) {
         localTeam = undefined;
         throw err;
@@ -69,7 +70,7 @@ export function authenticate(deps: { db: Db; mode: 'keys' | 'none' }): RequestHa
 export function requireScope(scope: Scope): RequestHandler {
   return (_req, res, next) => {
     const { scopes } = authOf(res);
-    if (scopes && !scopes.includes(scope)) {
+    if (!keyAllows(scopes, scope)) {
       throw httpError('FORBIDDEN', `Forbidden: this API key may not use ${scope} endpoints`);
     }
     next();

@@ -4,15 +4,15 @@
  * message, as the seed's states table says.
  */
 import { Router, type RequestHandler } from 'express';
-import { findSnapshot, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
-import { finishJob } from '../../db/repositories/jobs.js';
+import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
+import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
 import { agentWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { startJob } from '../job-start.js';
-import { isJobId, requireTeamJob } from '../job-view.js';
+import { isJobId, requireTeamJob, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
@@ -34,7 +34,7 @@ export function agentRoutes(deps: AppDeps): Router {
   router.get('/v2/agent', ...read, listAgents(deps));
   router.get('/v2/agent/:id', ...read, async (req, res) => {
     const job = await agentJob(deps, res, String(req.params.id));
-    const creditsUsed = await readRunCredits(deps.db, job.id);
+    const [creditsUsed, webhookFailures] = await Promise.all([readRunCredits(deps.db, job.id), webhookFailureViews(deps.db, job.id)]);
     const data = job.status === 'completed' ? await snapshotOf(deps, job) : undefined;
     res.json({
       success: true,
@@ -45,6 +45,8 @@ export function agentRoutes(deps: AppDeps): Router {
       model: 'spark-2',
       expiresAt: job.expires_at.toISOString(),
       creditsUsed,
+      // Trawl's own addition, as on a crawl's /errors.
+      ...(webhookFailures.length > 0 && { webhookFailures }),
     });
   });
   router.delete('/v2/agent/:id', ...read, async (req, res) => {
@@ -87,6 +89,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     assertModelConfigured(deps.features, 'An agent run', 'prompt');
     assertJsonSchema(body.schema, 'schema');
     const { origin: _o, integration: _i, ...options } = body;
+    const { plan } = await teamStandingOf(deps.db, res);
     try {
       const { jobId } = await startJob(deps, {
         kind: 'agent',
@@ -95,6 +98,12 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
         url: body.urls?.[0] ?? null,
         options,
         workflow: agentWorkflow,
+        admit: async () => {
+          const running = await countRunningJobs(deps.db, teamId, 'agent');
+          if (running > plan.agentConcurrency) {
+            throw httpError('CONCURRENCY_LIMITED', `Too many agent runs at once: the team's plan allows ${plan.agentConcurrency}; wait for one to finish`);
+          }
+        },
         input: (runId) => ({
           runId,
           teamId,
@@ -120,19 +129,11 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
 function listAgents(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const before = Number(req.query.before);
-    let query = deps.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('team_id', '=', authOf(res).teamId)
-      .where('kind', '=', 'agent')
-      .where('expires_at', '>', new Date())
-      .orderBy('created_at', 'desc')
-      .limit(PAGE_SIZE + 1);
-    if (req.query.before !== undefined) {
-      if (!Number.isFinite(before)) throw httpError('BAD_REQUEST', 'before must be a unix timestamp in milliseconds');
-      query = query.where('created_at', '<', new Date(before));
-    }
-    const rows = await query.execute();
+    if (req.query.before !== undefined && !Number.isFinite(before)) throw httpError('BAD_REQUEST', 'before must be a unix timestamp in milliseconds');
+    const rows = await listTeamAgentRuns(deps.db, authOf(res).teamId, {
+      limit: PAGE_SIZE + 1,
+      ...(req.query.before !== undefined && { before: new Date(before) }),
+    });
     const page = rows.slice(0, PAGE_SIZE);
     const last = page.at(-1);
     res.json({

@@ -3,7 +3,7 @@ import { addBatchPages } from '../../db/repositories/batch.js';
 import { lockJobFor, reopenJob } from '../../db/repositories/jobs.js';
 import { requireTeamJob } from '../job-view.js';
 import { clampPagesToCredits } from '../../lib/credits.js';
-import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
+import { exactPageKey } from '../../lib/url/normalize.js';
 import { pagesAddedSignal } from '../../workflows/messages.js';
 import type { BatchScrapeWorkflowInput } from '../../workflows/batch-scrape.js';
 import { batchScrapeWorkflow } from '../../workflows/index.js';
@@ -72,7 +72,7 @@ function startBatch(
         invalidURLs.push(raw);
         continue;
       }
-      pages.push({ url, urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })) });
+      pages.push({ url, urlKey: exactPageKey(url) });
     }
     if (invalidURLs.length > 0 && !ignoreInvalidURLs) {
       throw httpError('INVALID_URL', 'Invalid URL', { invalidURLs });

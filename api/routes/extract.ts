@@ -9,14 +9,14 @@ import { listFailedDocuments } from '../../db/repositories/crawl-read.js';
 import { readJobTokens } from '../../db/repositories/token-ledger.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { relaxedSchema } from '../../llm/page-features.js';
-import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
+import { exactPageKey } from '../../lib/url/normalize.js';
 import type { ExtractJobResult } from '../../activities/extract.js';
 import { extractWorkflow } from '../../workflows/index.js';
 import type { ExtractWorkflowInput } from '../../workflows/extract.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { checkIdempotencyKey, startJob } from '../job-start.js';
-import { jobStatusView, requireTeamJob } from '../job-view.js';
+import { jobStatusView, requireTeamJob, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
@@ -68,7 +68,7 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
       const url = absoluteHttpUrl(raw.replaceAll('*', 'x'));
       if (!url) invalidURLs.push(raw);
       else if (raw.includes('*')) globs.push(raw.trim());
-      else pages.push({ url, urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })) });
+      else pages.push({ url, urlKey: exactPageKey(url) });
     }
     if (invalidURLs.length > 0 && !body.ignoreInvalidURLs) throw httpError('INVALID_URL', 'Invalid URL', { invalidURLs });
     // Without URLs the pages come from a search for the prompt (the schema requires one or the other).
@@ -112,7 +112,12 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
 function extractStatus(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const job = await requireTeamJob(deps.db, authOf(res).teamId, String(req.params.id), ['extract']);
-    const [view, tokensUsed, failed] = await Promise.all([jobStatusView(deps.db, job), readJobTokens(deps.db, job.id), listFailedDocuments(deps.db, job.id)]);
+    const [view, tokensUsed, failed, webhookFailures] = await Promise.all([
+      jobStatusView(deps.db, job),
+      readJobTokens(deps.db, job.id),
+      listFailedDocuments(deps.db, job.id),
+      webhookFailureViews(deps.db, job.id),
+    ]);
     // Extract has no errors endpoint in the reference: the pages it could not read are named here.
     const unread = failed.length > 0 ? `Not read: ${failed.map((f) => `${f.url} (${f.errorCode ?? 'error'})`).join(', ')}.` : undefined;
     const warning = [view.warning, unread].filter(Boolean).join(' ');
@@ -130,6 +135,7 @@ function extractStatus(deps: AppDeps): RequestHandler {
       expiresAt: view.expiresAt,
       creditsUsed: view.creditsUsed,
       tokensUsed,
+      ...(webhookFailures.length > 0 && { webhookFailures }),
     });
   };
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { sql } from 'kysely';
 import protos from '@temporalio/proto';
+import { pingDatabase } from '../../db/repositories/service-stats.js';
 import type { AppDeps } from '../deps.js';
 
 /** A worker counts as alive while its pollers have been seen this recently (long polls last ≤ 70 s). */
@@ -21,7 +21,7 @@ export interface HealthReport {
 /** What GET /health answers, also shown by the dashboard's health page. */
 export async function readHealth(deps: AppDeps): Promise<HealthReport> {
   const [database, temporal, workers] = await Promise.all([
-    check(() => sql`select 1`.execute(deps.db)),
+    check(() => pingDatabase(deps.db)),
     check(() => deps.temporal.workflowService.getSystemInfo({})),
     check(() => assertWorkerPolling(deps)),
   ]);

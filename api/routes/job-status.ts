@@ -5,11 +5,10 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
-import { listWebhookFailures } from '../../db/repositories/webhook-failures.js';
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
-import { documentPaging, isJobId, jobStatusView, requireTeamJob, type ListedJobKind } from '../job-view.js';
+import { documentPaging, isJobId, jobStatusView, requireTeamJob, webhookFailureViews, type ListedJobKind } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 
@@ -71,7 +70,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
       const [failed, robotsBlocked, webhookFailures] = await Promise.all([
         listFailedDocuments(deps.db, job.id),
         listRobotsBlockedUrls(deps.db, job.id),
-        listWebhookFailures(deps.db, job.id),
+        webhookFailureViews(deps.db, job.id),
       ]);
       // No `success` key: Firecrawl's errors response has none.
       res.json({
@@ -84,14 +83,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
         })),
         robotsBlocked,
         // Trawl's own addition: failed webhook deliveries, one per attempt; `final` when given up.
-        webhookFailures: webhookFailures.map((w) => ({
-          event: w.event,
-          attempt: w.attempt,
-          final: w.final,
-          code: w.code,
-          error: w.error,
-          timestamp: w.created_at.toISOString(),
-        })),
+        webhookFailures,
       });
     });
   }

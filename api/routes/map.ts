@@ -34,7 +34,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
   return async (_req, res) => {
     const { url, origin: _origin, integration: _integration, ...options } = body.of(res);
     const { teamId, keyId } = authOf(res);
-    await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!);
+    await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!, { refuseUnresolvable: true });
     await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
     const timeoutMs = options.timeout ?? MAP_DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;

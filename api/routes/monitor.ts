@@ -26,7 +26,10 @@ import type { MonitorCheckWorkflowInput } from '../../workflows/monitor-check.js
 import { monitorCheckWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { isJobId } from '../job-view.js';
+import { keyAllows, type Scope } from '../auth/api-keys.js';
+import type { TeamPlan } from '../../lib/plans.js';
+import { teamStandingOf } from '../team-plan.js';
+import { isJobId, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody } from '../middleware/validate.js';
@@ -53,6 +56,8 @@ import {
 export function monitorRoutes(deps: AppDeps): Router {
   const router = Router();
   const write = guard(deps, 'crawl', 'crawl');
+  // Changing or stopping a monitor starts no work: it must not wait behind a burst of crawl starts.
+  const change = guard(deps, 'crawl', 'crawl-status');
   const read = guard(deps, 'crawl', 'crawl-status');
   const createBody = validatedBody(monitorCreateRequestSchema);
   const updateBody = validatedBody(monitorUpdateRequestSchema);
@@ -65,7 +70,11 @@ export function monitorRoutes(deps: AppDeps): Router {
     const id = randomUUID();
     const schedule = scheduleOf(body.schedule);
     const targets = storedTargets(deps, id, body.targets);
-    await insertMonitor(deps.db, {
+    requireTargetScopes(res, targets);
+    const { plan } = await teamStandingOf(deps.db, res);
+    const estimate = estimatedCreditsPerMonth(schedule, targets);
+    assertWithinPlan(plan, estimate);
+    const stored = await insertMonitor(deps.db, {
       id,
       team_id: teamId,
       name: body.name,
@@ -78,10 +87,13 @@ export function monitorRoutes(deps: AppDeps): Router {
       goal: body.goal ?? null,
       // Firecrawl: a goal turns judging on unless judgeEnabled says otherwise.
       judge_enabled: body.judgeEnabled ?? body.goal !== undefined,
-      estimated_credits_per_month: estimatedCreditsPerMonth(schedule, targets),
+      estimated_credits_per_month: estimate,
       schedule_id: monitorScheduleId(id),
       updated_at: new Date(),
-    });
+    }, plan.monitors);
+    if (!stored) {
+      throw httpError('FORBIDDEN', `Forbidden: the team's plan allows at most ${plan.monitors} monitors; delete one, or ask the operator to raise the limit`);
+    }
     try {
       await createMonitorSchedule(deps, { monitorId: id, teamId, cron: schedule.cron, timezone: schedule.timezone, paused: false });
     } catch (err) {
@@ -106,13 +118,16 @@ export function monitorRoutes(deps: AppDeps): Router {
     res.json({ success: true, data: monitorView(await requireMonitor(deps, req, res), llm) });
   });
 
-  router.patch('/v2/monitor/:id', ...write, updateBody, async (req, res) => {
+  router.patch('/v2/monitor/:id', ...change, updateBody, async (req, res) => {
     const monitor = await requireMonitor(deps, req, res);
     const body = updateBody.of(res);
     assertNotificationSupported(body.notification, deps.features);
     const schedule = body.schedule ? scheduleOf(body.schedule) : (monitor.schedule as unknown as ResolvedSchedule);
     const targets = body.targets ? storedTargets(deps, monitor.id, body.targets) : (monitor.targets as unknown as StoredTarget[]);
     const status = body.status ?? monitor.status;
+    requireTargetScopes(res, targets);
+    const estimate = estimatedCreditsPerMonth(schedule, targets);
+    if (status === 'active') assertWithinPlan((await teamStandingOf(deps.db, res)).plan, estimate);
     const goal = body.goal === undefined ? monitor.goal : body.goal;
     const updated = await updateMonitor(deps.db, monitor.id, {
       ...(body.name !== undefined && { name: body.name }),
@@ -124,7 +139,7 @@ export function monitorRoutes(deps: AppDeps): Router {
       ...(body.retentionDays !== undefined && { retention_days: body.retentionDays }),
       goal,
       judge_enabled: body.judgeEnabled ?? (body.goal !== undefined ? goal !== null : monitor.judge_enabled),
-      estimated_credits_per_month: estimatedCreditsPerMonth(schedule, targets),
+      estimated_credits_per_month: estimate,
     });
     await updateMonitorSchedule(deps, {
       monitorId: monitor.id,
@@ -136,7 +151,7 @@ export function monitorRoutes(deps: AppDeps): Router {
     res.json({ success: true, data: monitorView(updated!, llm) });
   });
 
-  router.delete('/v2/monitor/:id', ...write, async (req, res) => {
+  router.delete('/v2/monitor/:id', ...change, async (req, res) => {
     const monitor = await requireMonitor(deps, req, res);
     // The Schedule first: a monitor row without one is harmless, a Schedule without a row is not.
     await deleteMonitorSchedule(deps, monitor.id);
@@ -147,6 +162,7 @@ export function monitorRoutes(deps: AppDeps): Router {
 
   router.post('/v2/monitor/:id/run', ...write, async (req, res) => {
     const monitor = await requireMonitor(deps, req, res);
+    requireTargetScopes(res, monitor.targets as unknown as StoredTarget[]);
     const checkId = randomUUID();
     const workflowId = manualCheckWorkflowId(monitor.id, checkId);
     const check = await insertQueuedCheck(deps.db, {
@@ -187,13 +203,38 @@ export function monitorRoutes(deps: AppDeps): Router {
     const check = isJobId(checkId) ? await findCheck(deps.db, monitor.id, checkId) : undefined;
     if (!check) throw httpError('NOT_FOUND', 'Check not found');
     const query = parseQuery(monitorCheckQuerySchema, req);
-    const pages = await listCheckPages(deps.db, check.id, { limit: query.limit + 1, skip: query.skip, status: query.status });
+    const [pages, webhookFailures] = await Promise.all([
+      listCheckPages(deps.db, check.id, { limit: query.limit + 1, skip: query.skip, status: query.status }),
+      webhookFailureViews(deps.db, check.id, { monitorCheck: true }),
+    ]);
     const more = pages.length > query.limit;
     const next = more ? nextUrl(deps, req, query.skip + query.limit) : null;
-    res.json({ success: true, data: { ...checkView(check), pages: pages.slice(0, query.limit).map(checkPageView), next }, next });
+    const data = { ...checkView(check), pages: pages.slice(0, query.limit).map(checkPageView), next, ...(webhookFailures.length > 0 && { webhookFailures }) };
+    res.json({ success: true, data, next });
   });
 
   return router;
+}
+
+/** A monitor runs its targets as the key's own requests would: each kind needs its scope. */
+function requireTargetScopes(res: Response, targets: readonly StoredTarget[]): void {
+  const { scopes } = authOf(res);
+  for (const { plan } of targets) {
+    const scope = TARGET_SCOPE[plan.kind];
+    if (!keyAllows(scopes, scope)) throw httpError('FORBIDDEN', `Forbidden: this API key may not use ${scope} endpoints, which this monitor's ${scope} target runs`);
+  }
+}
+
+const TARGET_SCOPE = { batch_scrape: 'scrape', crawl: 'crawl', search: 'search' } as const satisfies Record<StoredTarget['plan']['kind'], Scope>;
+
+/** A monitor whose checks alone would spend more than the plan's month is refused, as Firecrawl refuses work it cannot pay for. */
+function assertWithinPlan(plan: TeamPlan, estimatedCreditsPerMonth: number): void {
+  if (estimatedCreditsPerMonth <= plan.monthlyCredits) return;
+  throw httpError(
+    'INSUFFICIENT_CREDITS',
+    `Payment Required: Insufficient credits. This monitor would use about ${estimatedCreditsPerMonth} credits a month, more than the team's plan of ${plan.monthlyCredits}; check less often or fewer pages`,
+    { estimatedCreditsPerMonth, monthlyCredits: plan.monthlyCredits },
+  );
 }
 
 async function requireMonitor(deps: AppDeps, req: Request, res: Response): Promise<MonitorRow> {

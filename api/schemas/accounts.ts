@@ -28,6 +28,9 @@ export const planChangeSchema = z.object({
   credits: count(0).describe('Credits per calendar month'),
   tokens: count(0).describe('Model tokens per calendar month'),
   concurrency: count(1, MAX_PLAN_CONCURRENCY).describe('Pages fetched at once'),
+  monitors: count(0, 100_000).describe('Monitors the team may keep'),
+  'agent-concurrency': count(0, 1_000).describe('Agent runs at once'),
+  'failed-agent-pages': count(0).describe("Pages failed agent runs may fetch unbilled per month"),
   ...(Object.fromEntries(ENDPOINT_CLASSES.map((c) => [`${c}-rpm`, count(0)])) as Record<`${(typeof ENDPOINT_CLASSES)[number]}-rpm`, ReturnType<typeof count>>),
   zdr: flag,
   'threat-protection': flag,
@@ -36,7 +39,7 @@ export const planChangeSchema = z.object({
 });
 export type PlanChange = z.infer<typeof planChangeSchema>;
 
-/** `scrape,crawl` → ['scrape', 'crawl']; absent or blank → null (every scope). */
+/** `scrape,crawl` → ['scrape', 'crawl']; absent or blank → null (the default scopes: every one but admin). */
 export const scopesSchema = z.preprocess(
   blankIsAbsent,
   z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape, threatProtectionSchema } from '../../contracts/scrape-options.js';
 import { webhookSchema } from '../../contracts/webhook.js';
+import { globProblem } from '../../lib/patterns/glob.js';
 
 /** POST /v1/extract and /v2/extract (one shape on both). */
 export const extractRequestSchema = z
@@ -30,5 +31,9 @@ export const extractRequestSchema = z
   })
   .superRefine((body, ctx) => {
     if (!body.urls?.length && !body.prompt) ctx.addIssue({ code: 'custom', path: ['urls'], message: 'Either urls or prompt is required' });
+    body.urls?.forEach((url, i) => {
+      const problem = globProblem(url);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['urls', i], message: problem });
+    });
   });
 export type ExtractRequest = z.infer<typeof extractRequestSchema>;

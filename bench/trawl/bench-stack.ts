@@ -11,7 +11,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.j
 import { createDb } from '../../db/connect.js';
 import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { dropDatabase, testDatabaseUrl } from '../../test/helpers/test-db.js';
 

@@ -22,6 +22,9 @@ import * as agentRuns from './2026_11_25_000300_agent_runs.js';
 import * as agentSubagents from './2026_11_25_000400_agent_subagents.js';
 import * as monitors from './2026_11_26_000110_monitors.js';
 import * as dashboard from './2026_11_26_000170_dashboard.js';
+import * as serverSecrets from './2026_11_30_000100_server_secrets.js';
+import * as abuseLimits from './2026_11_30_000200_abuse_limits.js';
+import * as monitorWebhookFailures from './2026_11_30_000300_monitor_webhook_failures.js';
 import * as pageCacheTotals from './2026_11_27_000100_page_cache_totals.js';
 import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
@@ -54,4 +57,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_000300_search_tsv_once': searchTsvOnce,
   '2026_11_29_000100_search_words_from_writers': searchWordsFromWriters,
   '2026_11_29_000200_settle_in_one_statement': settleInOneStatement,
+  '2026_11_30_000100_server_secrets': serverSecrets,
+  '2026_11_30_000200_abuse_limits': abuseLimits,
+  '2026_11_30_000300_monitor_webhook_failures': monitorWebhookFailures,
 };

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../connect.js';
+import type { Job } from '../schema.js';
 
 export interface TraceEvent {
   seq: number;
@@ -76,6 +77,32 @@ export async function readRunCredits(db: Db, runId: string): Promise<number> {
 }
 
 /**
+ * A failed run's refund, within the team's monthly allowance of unbilled failed work: its tool
+ * calls are counted against `allowance` first, and when they would pass it the run stays billed.
+ * Returns whether it was refunded.
+ */
+export async function refundFailedRun(db: Db, teamId: string, runId: string, allowance: number): Promise<{ refunded: boolean; toolCalls: number }> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ tool_calls: number; allowed: boolean }>`
+      with charged as (
+        select count(*)::int as tool_calls from credit_ledger where job_id = ${runId}::uuid
+      ), allowed as (
+        insert into unbilled_failed_work (team_id, period_start, pages)
+        select ${teamId}::uuid, (date_trunc('month', now() at time zone 'UTC'))::date, tool_calls
+        from charged where tool_calls > 0 and tool_calls <= ${allowance}
+        on conflict (team_id, period_start) do update set pages = unbilled_failed_work.pages + excluded.pages
+          where unbilled_failed_work.pages + excluded.pages <= ${allowance}
+        returning 1
+      )
+      select (select tool_calls from charged) as tool_calls, exists (select 1 from allowed) as allowed`.execute(trx);
+    const toolCalls = Number(rows[0]?.tool_calls ?? 0);
+    if (toolCalls > 0 && !rows[0]?.allowed) return { refunded: false, toolCalls };
+    await refundRun(trx, teamId, runId);
+    return { refunded: true, toolCalls };
+  });
+}
+
+/**
  * Failed runs are not billed: the run's charges leave the ledger, and each billing period's total
  * gives back what was charged in it, in one statement. Idempotent: a second refund finds nothing.
  */
@@ -93,4 +120,18 @@ export async function refundRun(db: Db, teamId: string, runId: string): Promise<
     )
     select coalesce(sum(credits), 0) as total from removed`.execute(db);
   return Number(rows[0]?.total ?? 0);
+}
+
+/** The team's agent runs not yet expired, newest first, created before `before` when given. */
+export async function listTeamAgentRuns(db: Db, teamId: string, page: { limit: number; before?: Date }): Promise<Job[]> {
+  let query = db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('kind', '=', 'agent')
+    .where('expires_at', '>', new Date())
+    .orderBy('created_at', 'desc')
+    .limit(page.limit);
+  if (page.before) query = query.where('created_at', '<', page.before);
+  return query.execute();
 }

@@ -133,3 +133,21 @@ export async function lockJobFor<T>(db: Db, jobId: string, work: (trx: Db, job: 
     return work(trx, job);
   });
 }
+
+/** The team's jobs of `kind` still running, the given one included once it is written. */
+export async function countRunningJobs(db: Db, teamId: string, kind: Job['kind']): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'scraping')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Whether the job is still running: a job that ended (completed, failed, cancelled) spends nothing more. */
+export async function jobIsRunning(db: Db, jobId: string): Promise<boolean> {
+  const row = await db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
+  return row?.status === 'scraping';
+}

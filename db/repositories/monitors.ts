@@ -17,8 +17,24 @@ const STALE_CHECK_MS = 24 * 3_600_000;
 
 export const EMPTY_SUMMARY: MonitorSummary = { totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 };
 
-export async function insertMonitor(db: Db, row: Insertable<MonitorTable>): Promise<void> {
-  await db.insertInto('monitors').values(row).execute();
+/**
+ * Stores the monitor unless its team already keeps `cap` of them; false when it does. The team's
+ * row is locked while it counts, so concurrent creates cannot pass the cap together.
+ */
+export async function insertMonitor(db: Db, row: Insertable<MonitorTable>, cap: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('teams').select('id').where('id', '=', row.team_id).forUpdate().executeTakeFirst();
+    const { n } = await trx.selectFrom('monitors').select((eb) => eb.fn.countAll<string>().as('n')).where('team_id', '=', row.team_id).executeTakeFirstOrThrow();
+    if (Number(n) >= cap) return false;
+    await trx.insertInto('monitors').values(row).execute();
+    return true;
+  });
+}
+
+/** The ids of every monitor a team keeps. */
+export async function listTeamMonitorIds(db: Db, teamId: string): Promise<string[]> {
+  const rows = await db.selectFrom('monitors').select('id').where('team_id', '=', teamId).execute();
+  return rows.map((r) => r.id);
 }
 
 export async function findTeamMonitor(db: Db, teamId: string, id: string): Promise<MonitorRow | undefined> {
@@ -325,4 +341,18 @@ export async function abandonCheck(db: Db, checkId: string, monitorId: string, e
       .execute();
     await trx.updateTable('monitors').set({ current_check_id: null }).where('id', '=', monitorId).where('current_check_id', '=', checkId).execute();
   });
+}
+
+/** The check's pages that are events (new, changed, removed, error), in a stable order, at most `limit`. */
+export async function listCheckEventPageIds(db: Db, checkId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('monitor_check_pages')
+    .select('id')
+    .where('check_id', '=', checkId)
+    .where('status', '<>', 'same')
+    .orderBy('target_id')
+    .orderBy('url')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -2,7 +2,9 @@
 import type { Db } from '../connect.js';
 
 export interface WebhookFailure {
+  /** A job's id, or a monitor check's when `monitorCheck` is set. */
   jobId: string;
+  monitorCheck?: boolean;
   deliveryId: string;
   attempt: number;
   event: string;
@@ -16,7 +18,8 @@ export async function recordWebhookFailure(db: Db, failure: WebhookFailure): Pro
   await db
     .insertInto('webhook_failures')
     .values({
-      job_id: failure.jobId,
+      job_id: failure.monitorCheck ? null : failure.jobId,
+      check_id: failure.monitorCheck ? failure.jobId : null,
       delivery_id: failure.deliveryId,
       attempt: failure.attempt,
       event: failure.event,
@@ -28,11 +31,12 @@ export async function recordWebhookFailure(db: Db, failure: WebhookFailure): Pro
     .execute();
 }
 
-export async function listWebhookFailures(db: Db, jobId: string, limit = 1000) {
+/** A job's failed deliveries, or a monitor check's with `monitorCheck`. */
+export async function listWebhookFailures(db: Db, jobId: string, { limit = 1000, monitorCheck = false } = {}) {
   return db
     .selectFrom('webhook_failures')
     .select(['event', 'attempt', 'code', 'error', 'final', 'created_at'])
-    .where('job_id', '=', jobId)
+    .where(monitorCheck ? 'check_id' : 'job_id', '=', jobId)
     .orderBy('created_at')
     .limit(limit)
     .execute();

@@ -28,9 +28,9 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 
 /** The plain-text forms understood, listed in the 400 a text outside them gets. */
 export const SCHEDULE_TEXT_FORMS = [
-  'every N minutes',
-  'every N minutes starting at :MM',
-  'every N hours',
+  'every N minutes (N from 1 to 59, or whole hours: 60, 120, ... 1440)',
+  'every N minutes starting at :MM (N from 1 to 59)',
+  'every N hours (N from 1 to 24)',
   'hourly',
   'daily',
   'daily at HH:MM',
@@ -86,22 +86,26 @@ export function nextRunAt(schedule: ResolvedSchedule, from = new Date()): Date |
   return new Cron(schedule.cron, { timezone: schedule.timezone }).nextRun(from);
 }
 
+function cronEveryHours(n: number, fail: () => ScheduleError): string {
+  if (n === 24) return '0 0 * * *';
+  if (n < 1 || n > 23) throw fail();
+  return n === 1 ? '0 * * * *' : `0 */${n} * * *`;
+}
+
 function cronFromText(raw: string): string {
   const text = raw.trim().toLowerCase().replace(/\s+/g, ' ');
   const fail = () => new ScheduleError(`Unrecognised schedule text "${raw}"; use schedule.cron or one of: ${SCHEDULE_TEXT_FORMS.join(', ')}`);
   let m: RegExpMatchArray | null;
   if ((m = text.match(/^every (\d+)? ?minutes?(?: starting at :?(\d{1,2}))?$/))) {
     const n = Number(m[1] ?? 1);
+    // "every 60 minutes" is how people say hourly; whole hours read as hours.
+    if (n >= 60 && n % 60 === 0 && m[2] === undefined) return cronEveryHours(n / 60, fail);
     if (n < 1 || n > 59) throw fail();
     const start = m[2] === undefined ? 0 : Number(m[2]);
     if (start > 59) throw fail();
     return start === 0 ? `*/${n} * * * *` : `${start}-59/${n} * * * *`;
   }
-  if ((m = text.match(/^every (\d+)? ?hours?$/)) || text === 'hourly') {
-    const n = Number(m?.[1] ?? 1);
-    if (n < 1 || n > 23) throw fail();
-    return n === 1 ? '0 * * * *' : `0 */${n} * * *`;
-  }
+  if ((m = text.match(/^every (\d+)? ?hours?$/)) || text === 'hourly') return cronEveryHours(Number(m?.[1] ?? 1), fail);
   if ((m = text.match(/^(?:daily|every day)(?: at (.+))?$/))) {
     const [h, min] = m[1] === undefined ? [0, 0] : timeOfDay(m[1], fail);
     return `${min} ${h} * * *`;

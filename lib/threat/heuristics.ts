@@ -22,6 +22,9 @@ export const POPULAR_BRANDS = [
   'adobe', 'docusign', 'chase', 'wellsfargo', 'bankofamerica', 'steam', 'roblox', 'metamask', 'dhl', 'fedex',
 ];
 
+/** A brand as a whole word of a subdomain (`paypal.com.account-check.net`). */
+const BRAND_WORD = new RegExp(`(?<=^|[.-])(${POPULAR_BRANDS.join('|')})(?=[.-]|$)`, 'g');
+
 /** TLDs with far more abuse than use (Spamhaus and Interisle's yearly reports). */
 export const RISKY_TLDS = ['zip', 'mov', 'tk', 'ml', 'ga', 'cf', 'gq', 'top', 'xyz', 'click', 'country', 'kim', 'work', 'rest', 'cam', 'icu', 'buzz', 'monster', 'sbs', 'cyou'];
 
@@ -118,7 +121,7 @@ export function scoreUrl(url: string): HeuristicScore {
     if (imitated) add('lookalike');
     // The brand as a subdomain or path of someone else's site: paypal.com.account-check.net.
     const sub = (info.subdomain ?? '').toLowerCase();
-    if (POPULAR_BRANDS.some((brand) => brand !== label && new RegExp(`(^|[.-])${brand}([.-]|$)`).test(sub))) add('brandOnOtherSite');
+    if ([...sub.matchAll(BRAND_WORD)].some((m) => m[1] !== label)) add('brandOnOtherSite');
     if (sub.split('.').filter(Boolean).length >= 4) add('manySubdomains');
     if (RISKY_TLDS.includes((info.publicSuffix ?? '').toLowerCase())) add('riskyTld');
     if ((unicodeLabel.match(/-/g) ?? []).length >= 3) add('manyHyphens');

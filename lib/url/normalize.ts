@@ -137,3 +137,12 @@ export function resolveLink(href: string, base: string): string | undefined {
   resolved.hash = '';
   return resolved.href;
 }
+
+/**
+ * The key of a page exactly as it was asked for: its query kept and no similar URLs folded into
+ * it. Scrapes, batch and extract pages, monitors and search results are keyed so; a crawl's
+ * frontier uses the crawl's own options instead.
+ */
+export function exactPageKey(url: string): string {
+  return urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false }));
+}

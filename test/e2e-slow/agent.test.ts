@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../../db/connect.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
+import { closedPort } from '../helpers/closed-port.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -133,13 +134,75 @@ describe('agent runs', () => {
     model.reset();
     model.script(say({ tool: 'finish', result: { products: 'one' } }), say({ tool: 'finish', result: { products: 2 } }));
     const started = await api('/v2/agent', { body: { prompt: 'bad result', schema: SCHEMA } });
-    expect(await finished(started.body.id)).toMatchObject({ status: 'failed', creditsUsed: 0 });
+    // Said as it happened: two steps, not "within 12 steps".
+    expect(await finished(started.body.id)).toMatchObject({ status: 'failed', creditsUsed: 0, error: expect.stringContaining('again after one repair round (step 2 of') });
     const { events } = await traceOf(started.body.id);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', error: { code: 'internal', retryable: false } });
     expect(events.filter((e) => e.type === 'error.occurred').map((e) => e.error)).toEqual([
       expect.objectContaining({ code: 'internal', retryable: true }),
       expect.objectContaining({ code: 'internal', retryable: false }),
     ]);
+  });
+
+  it('answers an invalid tool call with what was wrong, and stops a run that repeats it', async () => {
+    model.reset();
+    model.script(say({ tool: 'search', query: '' }), say({ tool: 'search', query: ' ' }));
+    const started = await api('/v2/agent', { body: { prompt: 'find something' } });
+    const status = await finished(started.body.id);
+    expect(status).toMatchObject({ status: 'failed', creditsUsed: 0, error: expect.stringContaining('repeated an invalid search call') });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.messages.at(-1)!.content).toContain('Invalid call, nothing was run: search needs a non-empty query');
+  });
+
+  it('bills a failed run past the team’s allowance of unbilled failed work, and refuses model calls past the token quota', async () => {
+    // The abuse case: a schema no answer can meet makes every run fail, and failed runs are free.
+    const never = { type: 'object', properties: { x: { type: 'string', pattern: '^NEVER$' } }, required: ['x'] };
+    const failingRun = async () => {
+      model.reset();
+      model.script(
+        say({ tool: 'scrape', url: `${origin}/products/widget` }),
+        say({ tool: 'scrape', url: `${origin}/products/gadget` }),
+        say({ tool: 'finish', result: { x: 'no' } }),
+        say({ tool: 'finish', result: { x: 'still no' } }),
+      );
+      const started = await api('/v2/agent', { body: { prompt: 'impossible', schema: never } });
+      return finished(started.body.id);
+    };
+    await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--failed-agent-pages', '3']);
+    try {
+      expect(await failingRun()).toMatchObject({ status: 'failed', creditsUsed: 0 });
+      const billed = await failingRun();
+      expect(billed).toMatchObject({ status: 'failed', creditsUsed: 2, error: expect.stringContaining('stay billed') });
+
+      const { data } = (await api('/v2/team/token-usage')).body;
+      const used = data.planTokens - data.remainingTokens;
+      await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--tokens', String(used)]);
+      model.reset();
+      const refused = await api('/v2/agent', { body: { prompt: 'anything' } });
+      expect(await finished(refused.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('model tokens for this month are used up') });
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--failed-agent-pages', '100', '--tokens', '100000000']);
+    }
+  });
+
+  it('refuses an agent run past the plan’s concurrent runs with 429', async () => {
+    await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--agent-concurrency', '1']);
+    try {
+      model.reset();
+      model.script(say({ tool: 'refuse', reason: 'slow' }, 3_000));
+      const first = await api('/v2/agent', { body: { prompt: 'slow one' } });
+      expect(first.status).toBe(200);
+      const second = await api('/v2/agent', { body: { prompt: 'second' } });
+      expect(second.status).toBe(429);
+      expect(second.body.error).toContain('allows 1');
+      await finished(first.body.id);
+      model.reset();
+      model.script(say({ tool: 'refuse', reason: 'done' }));
+      expect((await api('/v2/agent', { body: { prompt: 'after' } })).status).toBe(200);
+    } finally {
+      await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--agent-concurrency', '10']);
+    }
   });
 
   it('keeps a constrained run to its URLs, telling the model why', async () => {
@@ -292,6 +355,19 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
     expect(artifacts.map((a) => a.change)).toEqual(['partial', 'update']);
     const snap = await api(`/v2/agent/${started.body.id}/snapshots/${artifacts[0]!.snapshotId}`);
     expect(JSON.parse(snap.body.snapshot)).toEqual(partial);
+  });
+
+  it("lists a run's failed webhook deliveries in its status", async () => {
+    model.reset();
+    model.script(say({ tool: 'refuse', reason: 'nothing to do' }));
+    const run = await api('/v2/agent', { body: { prompt: 'hooks that fail', webhook: `http://127.0.0.1:${await closedPort()}/hook` } });
+    expect(run.status).toBe(200);
+    let status: { webhookFailures?: { event: string; code: string; attempt: number }[] } = {};
+    for (let i = 0; i < 300 && !status.webhookFailures?.length; i++) {
+      status = (await api(`/v2/agent/${run.body.id}`)).body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status.webhookFailures![0]).toMatchObject({ event: 'agent.started', attempt: 1, code: 'WEBHOOK_DELIVERY_FAILED' });
   });
 
   it('sends signed agent webhooks: started, one action per tool call, completed; and cancelled', async () => {

@@ -12,7 +12,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.j
 import { createDb, type Db } from '../../db/connect.js';
 import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { historyStats } from '../../bench/trawl/workflow-history.js';
 import { getProgressQuery } from '../../workflows/messages.js';

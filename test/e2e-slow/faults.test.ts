@@ -10,7 +10,7 @@ import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
 import { spawnManaged, type ManagedProcess } from '../../scripts/managed-process.js';
 import { projectRoot } from '../../scripts/paths.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startBigSite } from '../helpers/big-site.js';

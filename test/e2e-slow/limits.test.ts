@@ -17,7 +17,7 @@ import { findTeamByName } from '../../db/repositories/teams.js';
 import { readPeriodUsage } from '../../db/repositories/usage.js';
 import { CREDITS_EXHAUSTED_WARNING } from '../../lib/credits.js';
 import { DEFAULT_PLAN, planColumns, resolvePlan } from '../../lib/plans.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { awayFromWindowEdge, E2E_RATE_LIMIT_WINDOW_SECONDS } from '../helpers/rate-limit-window.js';

@@ -4,7 +4,7 @@
  * Temporal's SDK metrics), and job, workflow and team ids on the log lines about a job.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';

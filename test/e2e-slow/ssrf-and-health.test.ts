@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnManaged, type ManagedProcess } from '../../scripts/managed-process.js';
 import { projectRoot } from '../../scripts/paths.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -72,9 +72,50 @@ describe('SSRF protection (the default)', () => {
     expect(active.body.crawls).toEqual([]);
   });
 
+  it('refuses a webhook to a literal private or metadata address at submission, on every route that takes one', async () => {
+    const port = new URL(site.url).port;
+    const targets = [`http://127.0.0.1:${port}/hook`, `http://2130706433:${port}/hook`, 'http://169.254.169.254/latest', `http://[::1]:${port}/hook`];
+    const bodies: [string, (hook: unknown) => Record<string, unknown>][] = [
+      ['/v2/crawl', (webhook) => ({ url: 'https://example.com', webhook })],
+      ['/v2/batch/scrape', (webhook) => ({ urls: ['https://example.com'], webhook })],
+      ['/v1/crawl', (webhook) => ({ url: 'https://example.com', webhook })],
+      ['/v2/extract', (webhook) => ({ urls: ['https://example.com'], prompt: 'x', webhook })],
+      ['/v2/agent', (webhook) => ({ prompt: 'x', webhook })],
+      ['/v2/monitor', (webhook) => ({ name: 'm', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: ['https://example.com'] }], webhook })],
+    ];
+    for (const [path, body] of bodies) {
+      for (const url of targets) {
+        for (const hook of [url, { url }]) {
+          const res = await api(path, { body: body(hook) });
+          expect(res.status, `${path} ${JSON.stringify(hook)}`).toBe(400);
+          expect(res.body).toMatchObject({ success: false, code: 'WEBHOOK_TARGET_BLOCKED' });
+        }
+      }
+    }
+  });
+
+  it("shows a monitor check's refused webhook deliveries in the check's status", async () => {
+    const hook = `${site.url.replace('127.0.0.1', 'localhost')}/monitor-hook`;
+    const created = await api('/v2/monitor', {
+      body: { name: 'hooked', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: [`${site.url}/final`] }], webhook: { url: hook, events: ['monitor.check.completed'] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const run = await api(`/v2/monitor/${created.body.data.id}/run`, { method: 'POST' });
+    let check: { status: string; webhookFailures?: { code: string; final: boolean }[] } | undefined;
+    for (let i = 0; i < 300; i++) {
+      check = (await api(`/v2/monitor/${created.body.data.id}/checks/${run.body.data.id}`)).body.data;
+      if (check?.webhookFailures?.some((w) => w.final)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(check!.webhookFailures).toContainEqual(expect.objectContaining({ code: 'WEBHOOK_TARGET_BLOCKED', final: true }));
+    expect(site.requests.filter((r) => r.includes('/monitor-hook'))).toEqual([]);
+  });
+
   it('refuses the pages of a batch, listing them in /errors, and its webhook to a private target', async () => {
+    // A name, so the submission check (literal addresses only) lets it by: delivery refuses it.
+    const hook = `${site.url.replace('127.0.0.1', 'localhost')}/hook`;
     const started = await api('/v2/batch/scrape', {
-      body: { urls: [`${site.url}/final`, 'http://[::ffff:7f00:1]/'], webhook: { url: `${site.url}/hook`, events: ['completed'] } },
+      body: { urls: [`${site.url}/final`, 'http://[::ffff:7f00:1]/'], webhook: { url: hook, events: ['completed'] } },
     });
     expect(started.status).toBe(200);
     let errors: { errors: { code: string }[]; webhookFailures: { code: string; final: boolean }[] } | undefined;

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
@@ -136,7 +136,7 @@ describe('every endpoint that fetches', () => {
 
 describe('policy', () => {
   it('is set and shown by the admin CLI, and read and replaced by admin keys over the API', async () => {
-    const api = await team('tp-admin', { enabled: true, blacklist: ['evil.localhost'] });
+    const api = await team('tp-admin', { enabled: true, blacklist: ['evil.localhost'] }, ['--scopes', 'admin']);
     const { stdout } = await runAdmin(databaseUrl, ['threat-protection', 'show', 'tp-admin']);
     expect(JSON.parse(stdout)).toMatchObject({ enabled: true, mode: 'normal', riskScoreThreshold: 75, blacklist: ['evil.localhost'], failurePolicy: 'closed' });
     expect((await api('/v2/team/threat-protection')).body.data).toMatchObject({ enabled: true, blacklist: ['evil.localhost'] });
@@ -144,6 +144,9 @@ describe('policy', () => {
     expect(put.body.data).toMatchObject({ mode: 'off', blacklist: [], blockedTlds: ['zip'] });
     const scoped = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'tp-admin', ['--scopes', 'scrape']));
     expect((await scoped('/v2/team/threat-protection')).status).toBe(403);
+    // Admin is opt-in: a key made without --scopes may not change the team's policy.
+    const unscoped = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'tp-admin'));
+    expect((await unscoped('/v2/team/threat-protection', { method: 'PUT', body: { enabled: false } })).status).toBe(403);
     expect((await api('/v2/team/threat-protection', { method: 'PUT', body: { enabled: true, riskScoreThreshold: 200 } })).status).toBe(400);
   });
 
@@ -164,6 +167,21 @@ describe('policy', () => {
     expect((await scrape(api, at('evil'))).status).toBe(403);
     const tld = await scrape(api, at('good'), { threatProtection: { blockedTlds: ['localhost'] } });
     expect(tld.body.details).toMatchObject({ rule: 'blockedTld' });
+  });
+
+  it("matches a team's adversarial glob in linear time, so another team's scrape is not held up by it", async () => {
+    // With `*` as a backtracking `.*`, this glob on a 70-character host took minutes of the shared
+    // worker's event loop per URL (7 stars: 39 s on 64 characters); both scrapes would outlive the test.
+    const glob = `${'*a'.repeat(7)}*b`;
+    const attacker = await team('tp-glob-attacker', { enabled: true, mode: 'off', blacklist: [glob] });
+    const bystander = await team('tp-glob-bystander');
+    const [own, other] = await Promise.all([scrape(attacker, at('a'.repeat(60))), scrape(bystander, at('good'))]);
+    expect(own.status).toBe(200);
+    expect(other.status).toBe(200);
+    const tooMany = await team('tp-glob-cap', undefined, ['--scopes', 'admin']);
+    const refused = await tooMany('/v2/team/threat-protection', { method: 'PUT', body: { enabled: true, blacklist: [`${'*a'.repeat(9)}`] } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("at most 8 '*'");
   });
 
   it('blocks at or above the threshold in normal mode and charges 2 credits per URL scanned', async () => {

@@ -22,7 +22,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.j
 import { createDb } from '../../db/connect.js';
 import { insertApiKey } from '../../db/repositories/api-keys.js';
 import { findOrCreateTeam } from '../../db/repositories/teams.js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack } from '../../scripts/stack.js';
 import { buildWorkflowBundle } from '../../worker/create-worker.js';
 import { E2E_RATE_LIMIT_WINDOW_SECONDS } from '../helpers/rate-limit-window.js';

@@ -129,4 +129,10 @@ describe('unreachable targets in the browser engine (#19 item 7)', () => {
     expect(res.status).toBe(400);
     expect(await remainingCredits()).toBe(before);
   });
+
+  it('a map of a name that does not resolve answers as a scrape does, not 200 with no links', async () => {
+    const res = await api('/v2/map', { body: { url: 'http://no-such-host.invalid/' } });
+    expect(res.body).toMatchObject({ success: false, code: 'SCRAPE_DNS_RESOLUTION_ERROR' });
+    expect(res.status).toBe(400);
+  });
 });

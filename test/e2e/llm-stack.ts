@@ -4,7 +4,7 @@
  * and answers LLM_NOT_CONFIGURED.
  */
 import Firecrawl from '@mendable/firecrawl-js';
-import { findFreePort } from '../../scripts/ports.js';
+import { findFreePort } from '../../lib/ports.js';
 import { startStack, type Stack } from '../../scripts/stack.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';

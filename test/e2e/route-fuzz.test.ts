@@ -331,6 +331,36 @@ describe('route fuzz: no 5xx, always the envelope', () => {
     await send({ method: 'GET', path: '/v2/crawl/active', headers: { ...authed(), 'x-big': 'y'.repeat(20_000) } });
   });
 
+  it("the dashboard: arbitrary cookies and form bodies on every page and form, never a 5xx", async () => {
+    // The dashboard answers HTML, so only the status is checked; the cookie that does not decode
+    // (`%E0%A4%A`) was a 500 on every route.
+    const cookieValue = fc.oneof(headerText, fc.constantFrom('%E0%A4%A', '%', '%ff', '%00', 'x', ''));
+    const cookie = fc.dictionary(fc.constantFrom('trawl_session', 'trawl_sign_in', 'other'), cookieValue, { maxKeys: 3 })
+      .map((c) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join('; '));
+    const formValue = fc.oneof(nastyString.map(uriComponent), fc.constantFrom('%', '%E0%A4%A', 'true', '-1', '1e99', 'admin,scrape'));
+    const form = fc.dictionary(fc.constantFrom('_csrf', 'key', 'name', 'scopes', 'credits', 'monitors', 'zdr', 'policy', 'webhook-secret', 'x'), formValue, { maxKeys: 4 })
+      .map((f) => Object.entries(f).map(([k, v]) => `${k}=${v}`).join('&'));
+    const teamId = fc.oneof(fc.uuid(), fc.constantFrom('x', '%ff', '..'));
+    const path = fc.oneof(
+      fc.constantFrom('/dashboard/', '/dashboard/sign-in', '/dashboard/sign-out', '/dashboard/teams', '/dashboard/jobs', '/dashboard/health'),
+      teamId.map((t) => `/dashboard/teams/${t}`),
+      fc.tuple(teamId, fc.constantFrom('keys', 'plan', 'threat-policy', 'keys/x/revoke')).map(([t, what]) => `/dashboard/teams/${t}/${what}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('GET', 'POST'), path, cookie, form, async (method, p, c, body) => {
+        const res = await fetch(`${apiUrl}${p}`, {
+          method,
+          redirect: 'manual',
+          headers: { cookie: c, ...(method === 'POST' && { 'content-type': 'application/x-www-form-urlencoded' }) },
+          body: method === 'POST' ? body : undefined,
+        });
+        expect(res.status, `${method} ${p} cookie=${c} body=${body}`).toBeLessThan(500);
+        await res.arrayBuffer();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('ids, queries and methods on every read and cancel route', async () => {
     await fc.assert(
       fc.asyncProperty(

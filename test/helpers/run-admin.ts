@@ -5,10 +5,10 @@ import { projectRoot } from '../../scripts/paths.js';
 
 const run = promisify(execFile);
 
-export async function runAdmin(databaseUrl: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+export async function runAdmin(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
   });
 }
 

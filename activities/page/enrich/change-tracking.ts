@@ -7,7 +7,7 @@
 import { findPreviousSnapshot, recordSnapshot, type ChangeSnapshot, type SnapshotKey } from '../../../db/repositories/change-history.js';
 import type { FormatOf } from '../../../contracts/page-outputs.js';
 import { CREDIT_COSTS } from '../../../lib/credits.js';
-import { normalizeUrl, urlKey } from '../../../lib/url/normalize.js';
+import { exactPageKey } from '../../../lib/url/normalize.js';
 import { extractJson } from '../../../llm/page-features.js';
 import { changeTracking, type ChangeTracking } from '../../../scraper/change-tracking/change-tracking.js';
 import { jsonChanges } from '../../../scraper/change-tracking/json-changes.js';
@@ -48,7 +48,7 @@ export const changeTrackingStep: EnrichStep = {
 function snapshotKey(owner: Pick<PageOwner, 'teamId'>, url: string, tag: string | null | undefined): SnapshotKey {
   return {
     teamId: owner.teamId,
-    urlKey: urlKey(normalizeUrl(url, { ignoreQueryParameters: false, deduplicateSimilarURLs: false })),
+    urlKey: exactPageKey(url),
     tag: tag ?? '',
   };
 }

@@ -1,9 +1,11 @@
 /** What the model steps share: the configured model, metered into the token ledger, or a clear error. */
+import { jobIsRunning } from '../../../db/repositories/jobs.js';
 import { recordTokenUsage } from '../../../db/repositories/token-ledger.js';
 import { NonRetryablePageError } from '../../../lib/errors.js';
 import { meteredModel } from '../../../llm/metered.js';
 import type { ModelClient } from '../../../llm/model-client.js';
 import type { ActivityDeps } from '../../deps.js';
+import { requireTokens } from '../team-budget.js';
 import type { ScrapeOutcome } from '../../../scraper/scrape.js';
 
 export interface TokenOwner {
@@ -16,8 +18,17 @@ export function modelFor(deps: ActivityDeps, owner: TokenOwner, feature: string)
   // The API refuses these features without a model; a worker configured apart from its API lands here.
   if (!deps.llm) throw new NonRetryablePageError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
   const model = deps.llm.model;
-  return meteredModel(deps.llm, (usage) =>
-    recordTokenUsage(deps.db, { ...owner, feature, model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
+  return meteredModel(
+    deps.llm,
+    (usage) => recordTokenUsage(deps.db, { ...owner, feature, model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
+    async () => {
+      // An activity can outlive its job (a workflow that timed out does not cancel it): a job
+      // that has ended makes no more model calls.
+      if (owner.jobId && !(await jobIsRunning(deps.db, owner.jobId))) {
+        throw new NonRetryablePageError('CONFLICT', 'The job has ended; no more model calls are made for it');
+      }
+      await requireTokens(deps.db, owner.teamId);
+    },
   );
 }
 

@@ -1,6 +1,6 @@
 /** The teams list and a team's page: standing, usage charts, keys, plan and threat policy. */
 import type { CreatedKey, TeamStanding } from '../../accounts.js';
-import { SCOPES } from '../../auth/api-keys.js';
+import { describeScopes, SCOPES } from '../../auth/api-keys.js';
 import type { DailyFigure } from '../../../db/repositories/daily-usage.js';
 import type { RefusalTotal } from '../../../db/repositories/refusals.js';
 import type { Team } from '../../../db/schema.js';
@@ -111,7 +111,7 @@ ${
     <tbody>${d.keys.map(
       (k) => html`<tr data-key="${k.key_prefix}">
         <td><code>${k.key_prefix}…</code></td>
-        <td>${k.scopes ? k.scopes.join(', ') : 'all'}</td>
+        <td>${describeScopes(k.scopes)}</td>
         <td>${when(k.created_at)}</td>
         <td>${when(k.last_used_at)}</td>
         <td>${k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
@@ -158,6 +158,9 @@ function planForm(t: string, viewer: Viewer, d: TeamPageData): Html {
     ${field('credits', 'Credits per month', plan.monthlyCredits)}
     ${field('tokens', 'Model tokens per month', plan.monthlyTokens)}
     ${field('concurrency', 'Concurrent pages', plan.concurrency)}
+    ${field('monitors', 'Monitors', plan.monitors)}
+    ${field('agent-concurrency', 'Agent runs at once', plan.agentConcurrency)}
+    ${field('failed-agent-pages', 'Unbilled pages of failed agent runs a month', plan.unbilledFailedAgentPages)}
     ${ENDPOINT_CLASSES.map((c) => field(`${c}-rpm`, `${c} requests/min`, plan.rateLimits[c]))}
     ${toggle('zdr', 'Zero data retention allowed', plan.zeroDataRetention)}
     ${toggle('threat-protection', 'Threat protection', plan.threatProtection)}

@@ -61,6 +61,44 @@ describe('where the dashboard is served', () => {
   });
 });
 
+describe('the sign-in form', () => {
+  it('takes a stray cookie that does not decode as no cookie, not a 500', async () => {
+    const base = await app({});
+    for (const path of ['/dashboard/', '/dashboard/sign-in', '/dashboard/teams']) {
+      const res = await fetch(`${base}${path}`, { redirect: 'manual', headers: { cookie: 'trawl_session=%E0%A4%A; trawl_sign_in=%' } });
+      expect(res.status, path).toBeLessThan(400);
+    }
+    const post = await fetch(`${base}/dashboard/sign-in`, {
+      method: 'POST',
+      headers: { cookie: 'trawl_sign_in=%E0%A4%A', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '_csrf=x&key=fc-x',
+    });
+    expect(post.status).toBe(403);
+  });
+
+  it('accepts only the token the server signed for its cookie, never a pair the client chose', async () => {
+    const base = await app({});
+    const team = await createTeam(t.db, `signin-${Date.now()}`);
+    const { key } = await createKey(t.db, team.id, 'admin');
+    const signIn = (cookie: string, csrf: string) =>
+      fetch(`${base}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `trawl_sign_in=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, key }).toString(),
+      });
+    expect((await signIn('x', 'x')).status).toBe(403);
+    const jar = new Map<string, string>();
+    const form = await (await browse(`${base}/dashboard/sign-in`, jar)).text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(form)![1]!;
+    expect(token).not.toBe(jar.get('trawl_sign_in'));
+    expect((await signIn(jar.get('trawl_sign_in')!, jar.get('trawl_sign_in')!)).status).toBe(403);
+    const good = await signIn(jar.get('trawl_sign_in')!, token);
+    expect(good.status).toBe(303);
+    expect(good.headers.get('location')).toBe('/dashboard/');
+  });
+});
+
 describe('AUTH=none', () => {
   it('opens the operator dashboard with a banner saying auth is off, and still checks CSRF', async () => {
     const base = await app({ AUTH: 'none' });
@@ -157,7 +195,7 @@ describe('the job list', () => {
       last_run_at: null,
       last_check_summary: null,
       updated_at: new Date(),
-    });
+    }, 10);
     const checkId = randomUUID();
     await insertQueuedCheck(t.db, { id: checkId, monitorId, teamId: team.id, workflowId: `monitor-check-${checkId}`, estimatedCredits: 1, expiresAt: new Date(Date.now() + 3_600_000) });
     const all = await listJobs(t.db, { teamIds: [team.id], offset: 0, limit: 10 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findFreePort } from '../../../scripts/ports.js';
+import { findFreePort } from '../../../lib/ports.js';
 import { ensureDatabase, startStack, WORKER_NODE_FLAGS, type Stack } from '../../../scripts/stack.js';
 import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../../scripts/ports.js';
+import { findFreePort } from '../../../lib/ports.js';
 import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
 import { lostPortRace, startTemporalServer, type TemporalServer } from '../../../scripts/temporal-server.js';
 

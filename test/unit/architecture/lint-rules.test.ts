@@ -54,6 +54,30 @@ describe('lint rules', () => {
     expect(await brokenRules('browser/browser-pool.ts', "import { chromium } from 'playwright-core';\nexport const c = chromium;\n")).toEqual([]);
   });
 
+  it('keep patterns built from input inside lib/patterns/, where they match in linear time', async () => {
+    const fromInput = 'export function f(glob: string) { return new RegExp(glob); }\n';
+    expect(await brokenRules('lib/threat/policy.ts', fromInput)).toContain('no-restricted-syntax');
+    expect(await brokenRules('activities/extract.ts', 'export const g = (s: string) => RegExp(s);\n')).toContain('no-restricted-syntax');
+    expect(await brokenRules('scraper/html/main-content.ts', "import { parse } from 'css-what';\nexport const p = parse;\n")).toContain(
+      'no-restricted-syntax',
+    );
+    expect(await brokenRules('lib/threat/policy.ts', "const WORDS = ['a', 'b'];\nexport const W = new RegExp(`(${WORDS.join('|')})`);\n")).toEqual([]);
+    expect(await brokenRules('lib/patterns/regex.ts', "import { RE2JS } from 're2js';\nexport const r = RE2JS;\n")).toEqual([]);
+  });
+
+  it('keep SQL in db/repositories/, migrations free of the app, and worker/ free of scripts/', async () => {
+    const query = "import type { Db } from '../db/connect.js';\nexport const f = (db: Db) => db.selectFrom('jobs').selectAll().execute();\n";
+    expect(await brokenRules('api/metrics.ts', query)).toContain('no-restricted-syntax');
+    expect(await brokenRules('activities/monitor/check.ts', "import { sql } from 'kysely';\nexport const q = sql`select 1`;\n")).toContain('no-restricted-syntax');
+    expect(await brokenRules('db/repositories/jobs.ts', query.replace('../db/connect.js', '../connect.js'))).toEqual([]);
+    const migration = 'db/migrations/2026_11_29_000100_search_words_from_writers.ts';
+    expect(await brokenRules(migration, "import { words } from '../../lib/search/lexemes.js';\nexport const w = words;\n")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await brokenRules(migration, "import { up } from './2026_11_28_000300_search_tsv_once.js';\nexport const u = up;\n")).toEqual([]);
+    expect(await brokenRules('worker/main.ts', "import { startStack } from '../scripts/stack.js';\nexport const s = startStack;\n")).toContain('no-restricted-syntax');
+  });
+
   it('catch a promise nobody awaits', async () => {
     expect(await brokenRules('activities/map-site.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
       '@typescript-eslint/no-floating-promises',

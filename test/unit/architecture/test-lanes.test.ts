@@ -65,7 +65,9 @@ function reachedFrom(root: string, entry: string): Map<string, string> {
   for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
     for (const specifier of importsOf(join(root, file))) {
       const target = specifier.startsWith('.') ? resolveLocal(root, file, specifier) : packageName(specifier);
-      if (target === undefined || reached.has(target)) continue;
+      // A file whose import does not resolve cannot be placed: say so rather than miss what it reaches.
+      if (target === undefined) throw new Error(`${file}: cannot resolve ${specifier}`);
+      if (reached.has(target)) continue;
       reached.set(target, file);
       if (target.endsWith('.ts')) queue.push(target);
     }

@@ -53,6 +53,9 @@ describe('plans', () => {
       concurrency: 8,
       zeroDataRetention: true,
       threatProtection: true,
+      monitors: 10,
+      agentConcurrency: 11,
+      unbilledFailedAgentPages: 12,
     };
     const row = { team_id: 't', updated_at: new Date(), ...planColumns(plan) };
     expect(resolvePlan(row)).toEqual(plan);

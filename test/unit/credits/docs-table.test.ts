@@ -23,6 +23,9 @@ describe('README.md plans table', () => {
       'pages fetched at once (browser concurrency)': String(DEFAULT_PLAN.concurrency),
       'zeroDataRetention allowed': String(DEFAULT_PLAN.zeroDataRetention),
       'threat protection enabled': String(DEFAULT_PLAN.threatProtection),
+      'monitors kept': String(DEFAULT_PLAN.monitors),
+      'agent runs at once': String(DEFAULT_PLAN.agentConcurrency),
+      'unbilled tool calls of failed agent runs per month': String(DEFAULT_PLAN.unbilledFailedAgentPages),
       ...Object.fromEntries(
         ENDPOINT_CLASSES.map((c) => [`${c} requests per minute`, String(DEFAULT_PLAN.rateLimits[c])]),
       ),

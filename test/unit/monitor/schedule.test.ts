@@ -7,6 +7,10 @@ describe('monitor schedules', () => {
     ['every 15 minutes starting at :07', '7-59/15 * * * *'],
     ['hourly', '0 * * * *'],
     ['every 6 hours', '0 */6 * * *'],
+    ['every 60 minutes', '0 * * * *'],
+    ['every 120 minutes', '0 */2 * * *'],
+    ['every 1440 minutes', '0 0 * * *'],
+    ['every 24 hours', '0 0 * * *'],
     ['daily', '0 0 * * *'],
     ['daily at 9:30', '30 9 * * *'],
     ['every day at 5pm', '0 17 * * *'],
@@ -27,6 +31,8 @@ describe('monitor schedules', () => {
     [{ cron: '0 * * *' }, /5-field/],
     [{ cron: '61 * * * *' }, /Invalid cron/],
     [{ text: 'whenever it rains' }, /Unrecognised schedule text/],
+    // The refusal states the range it refuses by.
+    [{ text: 'every 90 minutes' }, /every N minutes \(N from 1 to 59, or whole hours/],
     [{ cron: '0 * * * *', timezone: 'Mars/Olympus' }, /Unknown timezone/],
   ])('refuses %j', (input, message) => {
     expect(() => resolveSchedule(input)).toThrow(ScheduleError);

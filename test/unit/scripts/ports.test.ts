@@ -4,7 +4,7 @@
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ephemeralRangeStart, findFreePort, isPortFree } from '../../../scripts/ports.js';
+import { ephemeralRangeStart, findFreePort, isPortFree } from '../../../lib/ports.js';
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+/** Free local ports, for the servers the worker, `npm start` and the tests start: shared by worker/ and scripts/, which may not import each other. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
