@@ -11,7 +11,9 @@ import { defineConfig } from 'vitest/config';
  *   e2e-slow     the shared stack plus a stack of the file's own: a second API and worker pair,
  *                a private Postgres, kills and restarts
  *
- * `npm test` runs them all; `npm run test:<lane>` one of them.
+ * `npm test` runs them all (scripts/test-all.ts); `npm run test:<lane>` one of them. The
+ * integration lane's scripts cap its forks at half the cores (--maxWorkers=50%): vitest 3 takes
+ * maxWorkers for a whole run, not per project.
  */
 const E2E = {
   globalSetup: ['test/e2e/global-setup.ts'],
