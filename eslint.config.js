@@ -62,7 +62,7 @@ const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 
 const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.cache/**', 'bench/RESULTS.md', 'test/unit/scripts/fixtures/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/**', '.cache/**', 'bench/RESULTS.md', 'test/integration/scripts/fixtures/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,7 +4,7 @@ import { WEBRTC_POLICY_ARG } from './webrtc-policy.js';
 /**
  * The features Playwright disables at launch (its chromiumSwitches.ts). Chromium honours only the
  * last `--disable-features`, so ours would drop these unless it repeats them;
- * test/unit/browser/chromium-args.test.ts fails when a Playwright upgrade adds one.
+ * test/integration/browser/chromium-args.test.ts fails when a Playwright upgrade adds one.
  */
 const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
   'AimEnabled',

@@ -73,6 +73,9 @@ const envSchema = z.object({
   BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   WORKER_HTML_THREADS: z.coerce.number().int().min(0).max(256).optional(),
+  WORKFLOW_BUNDLE: z.string().min(1).optional(),
+  // At least a minute: a plan's limits are per minute, so a longer window can only make them stricter.
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(60),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   CRAWL_PAGES_PER_RUN: z.coerce.number().int().min(1).max(5000).default(500),
   RESULT_RETENTION_HOURS: z.coerce.number().positive().max(24 * 3650).default(720),
@@ -109,10 +112,11 @@ export interface Config {
   temporal: { address: string; namespace: string; taskQueue: string };
   api: { port: number; host: string; publicUrl?: string; maxRequestBodyBytes: number };
   auth: 'keys' | 'none';
+  rateLimitWindowSeconds: number;
   allowPrivateNetwork: boolean;
   browser: { executablePath: string; pagesPerWorker: number };
   /** htmlThreads: unset picks scraper/html/transform-pool.ts's default. */
-  worker: { activitySlots: number; htmlThreads?: number };
+  worker: { activitySlots: number; htmlThreads?: number; workflowBundle?: string };
   crawl: { pagesPerRun: number };
   /** How long a job's results are kept; see RESULT_RETENTION_HOURS. */
   results: { retentionHours: number };
@@ -223,9 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
     api: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, maxRequestBodyBytes: e.MAX_REQUEST_BODY_BYTES },
     auth: e.AUTH,
+    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
-    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS },
+    worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS, workflowBundle: e.WORKFLOW_BUNDLE },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
     results: { retentionHours: e.RESULT_RETENTION_HOURS },
     media: { retentionHours: e.MEDIA_RETENTION_HOURS, dataUris: e.SCREENSHOT_DATA_URIS },

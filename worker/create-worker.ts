@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import type { Logger } from '@temporalio/common';
+import { bundleWorkflowCode, type NativeConnection, Worker } from '@temporalio/worker';
 import type { TrawlActivities } from '../activities/index.js';
 import { jobLogAttributes } from './telemetry.js';
 
@@ -14,13 +16,39 @@ export interface CreateWorkerOptions {
    * @default 32
    */
   maxConcurrentActivities?: number;
-  /** A prebuilt bundle (tests build one once); otherwise workflows/index.ts is bundled at start. */
-  workflowBundle?: { code: string };
+  /** A prebuilt bundle (buildWorkflowBundle; WORKFLOW_BUNDLE); otherwise workflows/index.ts is bundled at start. */
+  workflowBundle?: WorkflowBundle;
 }
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Bundled with the workflows: a prebuilt bundle must name them too (bundleWorkflowCode's workflowInterceptorModules). */
 export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/job-context.ts', import.meta.url))];
+
+export interface WorkflowBundle {
+  code: string;
+}
+
+const silent: Logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * The workflows and their interceptors, bundled as a worker bundles them at start. Bundling is
+ * webpack over every workflow module, seconds of CPU: a run that starts many workers (the e2e
+ * stacks) builds it once and hands each the file (WORKFLOW_BUNDLE). Tests may bundle interceptor
+ * modules of their own with it.
+ */
+export async function buildWorkflowBundle(extraInterceptorModules: readonly string[] = []): Promise<WorkflowBundle> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...extraInterceptorModules],
+    logger: silent,
+  });
+  return { code };
+}
+
+/** A bundle written from buildWorkflowBundle (scripts/bundle-workflows.ts writes one). */
+export async function readWorkflowBundle(path: string): Promise<WorkflowBundle> {
+  return { code: await readFile(path, 'utf8') };
+}
 
 export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
   return Worker.create({

@@ -15,7 +15,7 @@ import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
-import { createWorker } from './create-worker.js';
+import { createWorker, readWorkflowBundle } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 import { createWorkerMetrics, installRuntime } from './telemetry.js';
 import { findFreePort } from '../lib/ports.js';
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
         pageMetrics: metrics.pages,
       }),
       maxConcurrentActivities: config.worker.activitySlots,
+      workflowBundle: config.worker.workflowBundle ? await readWorkflowBundle(config.worker.workflowBundle) : undefined,
     });
     await ensureSchedules(config.temporal);
     log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');

@@ -1,22 +1,23 @@
 /**
- * Per-team, per-minute request limits, one per endpoint class (lib/plans.ts). The counter lives
+ * Per-team request limits per minute (or per RATE_LIMIT_WINDOW_SECONDS), one per endpoint class (lib/plans.ts). The counter lives
  * in Postgres (db/repositories/rate-limits.ts), so every API process enforces the same limit.
  * Mount after `authenticate`: the team is the one the key belongs to.
  */
 import type { RequestHandler } from 'express';
 import { countRequest } from '../../db/repositories/rate-limits.js';
 import type { Db } from '../../db/connect.js';
+import type { Config } from '../../lib/config.js';
 import type { EndpointClass } from '../../lib/plans.js';
 import { httpError } from '../errors.js';
 import { teamStandingOf } from '../team-plan.js';
 import { authOf } from './auth.js';
 
-export function rateLimit(deps: { db: Db }, endpoint: EndpointClass): RequestHandler {
+export function rateLimit(deps: { db: Db; config: Pick<Config, 'rateLimitWindowSeconds'> }, endpoint: EndpointClass): RequestHandler {
   return async (_req, res, next) => {
     // Independent reads, so one round trip: the plan (with the usage the credit check reads later) and the count.
     const [standing, window] = await Promise.all([
       teamStandingOf(deps.db, res),
-      countRequest(deps.db, authOf(res).teamId, endpoint),
+      countRequest(deps.db, authOf(res).teamId, endpoint, deps.config.rateLimitWindowSeconds),
     ]);
     const limit = standing.plan.rateLimits[endpoint];
     const resetSecs = Math.max(1, Math.ceil((window.resetsAt.getTime() - Date.now()) / 1000));

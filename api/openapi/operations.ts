@@ -1,6 +1,6 @@
 /**
  * Every route the API serves, as OpenAPI operations. Request bodies are the zod schemas that
- * validate them, so the document cannot drift from validation; test/unit/api/openapi.test.ts fails
+ * validate them, so the document cannot drift from validation; test/integration/api/openapi.test.ts fails
  * when a route has no entry here or an entry has no route.
  */
 import type { z } from 'zod';

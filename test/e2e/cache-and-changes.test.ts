@@ -236,7 +236,7 @@ describe('changeTracking', () => {
     expect(untagged.changeTracking.changeStatus).toBe('new');
   });
 
-  it('refuses the json mode without a model, naming it (test/e2e/llm-jobs.test.ts has it with one)', async () => {
+  it('refuses the json mode without a model, naming it (test/e2e-slow/llm-jobs.test.ts has it with one)', async () => {
     const p = page('json mode');
     const res = await api('/v2/scrape', {
       body: { url: p.url, formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] },

@@ -1,5 +1,5 @@
 /** Writes made on behalf of every request: a burst must fold into a few statements. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../../db/connect.js';
 import { coalescedWrites } from '../../../lib/coalesced-writes.js';
 import { keyUseNoter } from '../../../api/middleware/auth.js';
@@ -18,7 +18,7 @@ describe('coalescedWrites', () => {
     for (let i = 0; i < 100; i++) count('team-a');
     count('team-b', 3);
     release();
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(writes).toHaveLength(3));
     expect(writes).toEqual([
       ['team-a', 1],
       ['team-b', 3],

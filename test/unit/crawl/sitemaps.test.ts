@@ -190,11 +190,10 @@ describe('discoverSitemapUrls', () => {
   });
 
   it('stops waiting for a fetch at the deadline', async () => {
+    // The fetch never settles: only the deadline can end the discovery before the test times out.
     const never = () => new Promise<undefined>(() => undefined);
-    const started = Date.now();
     const result = await discoverSitemapUrls('https://example.com/', [], never, options({ deadline: Date.now() + 200 }));
     expect(result.truncated).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('rejects an invalid start URL with INVALID_URL', async () => {

@@ -1,0 +1,211 @@
+/**
+ * The point of Temporal: crawls survive crashes and restarts and lose or duplicate no page.
+ * This file runs its own stack so it can SIGKILL workers and restart the API and the Temporal
+ * dev server (same SQLite file) in the middle of crawls.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey, keyPrefix } from '../../api/auth/api-keys.js';
+import { createDb, type Db } from '../../db/connect.js';
+import { insertApiKey } from '../../db/repositories/api-keys.js';
+import { findOrCreateTeam } from '../../db/repositories/teams.js';
+import { findFreePort } from '../../lib/ports.js';
+import { startStack, type Stack } from '../../scripts/stack.js';
+import { historyStats } from '../../bench/trawl/workflow-history.js';
+import { getProgressQuery } from '../../workflows/messages.js';
+import { apiClient } from '../helpers/api-client.js';
+import { crawlChecks } from '../helpers/crawl-checks.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { startBigSite, type BigSite } from '../helpers/big-site.js';
+import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
+import { E2E_ENV } from '../e2e/global-setup.js';
+
+let stack: Stack;
+let db: Db;
+let api: ReturnType<typeof apiClient>;
+let databaseUrl: string;
+let dataDir: string;
+const log: string[] = [];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'trawl-durability-'));
+  databaseUrl = testDatabaseUrl('trawl_durability');
+  stack = await startStack({
+    databaseUrl,
+    temporal: { port: await findFreePort(), dataDir },
+    apiPort: await findFreePort(),
+    env: { ...E2E_ENV, CRAWL_PAGES_PER_RUN: '100' },
+    log: (line) => log.push(line),
+  });
+  db = createDb(databaseUrl, { maxConnections: 2 });
+  const team = await findOrCreateTeam(db, 'durable');
+  const key = generateApiKey();
+  await insertApiKey(db, { teamId: team.id, keyHash: hashApiKey(key), keyPrefix: keyPrefix(key), scopes: null });
+  api = apiClient(stack.apiUrl, key);
+  ({ completedPages, waitForPages, expectEveryPageOnce: everyPageOnce } = crawlChecks(db, api));
+});
+
+let completedPages: ReturnType<typeof crawlChecks>['completedPages'];
+let waitForPages: ReturnType<typeof crawlChecks>['waitForPages'];
+let everyPageOnce: ReturnType<typeof crawlChecks>['expectEveryPageOnce'];
+const expectEveryPageOnce = (jobId: string, site: BigSite) => everyPageOnce(jobId, site.pages);
+
+afterAll(async () => {
+  await stack?.stop();
+  await db?.destroy();
+  await dropDatabase(databaseUrl);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startCrawl(site: BigSite, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await api('/v2/crawl', {
+    body: { url: site.url, limit: site.pages, sitemap: 'skip', crawlEntireDomain: true, ...extra },
+  });
+  expect(res.status).toBe(200);
+  return res.body.id;
+}
+
+describe('scale', () => {
+  it('crawls a 5,000-page site with exact counts, no duplicates, and short histories', async () => {
+    const site = await startBigSite(5000);
+    try {
+      const started = Date.now();
+      const jobId = await startCrawl(site, { maxConcurrency: 20 });
+      await expectEveryPageOnce(jobId, site);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`5,000-page crawl: ${seconds.toFixed(1)} s, ${(5000 / seconds).toFixed(1)} pages/s`);
+
+      // Continue-as-new kept each run's history small: 5,000 pages took many runs.
+      const connection = await Connection.connect({ address: stack.temporalAddress });
+      const client = new Client({ connection });
+      const handle = client.workflow.getHandle(`crawl-${jobId}`);
+      const progress = await handle.query(getProgressQuery);
+      expect(progress.runs).toBeGreaterThanOrEqual(5000 / 100);
+      const history = await handle.fetchHistory();
+      expect(history.events?.length ?? 0).toBeLessThan(2000);
+      await connection.close();
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('scale-out', () => {
+  it('spreads the pages of one crawl over the workers that poll its task queue', async () => {
+    // Lanes go to the workers as their slices start, so a split evens out over slices: five runs
+    // of 100 pages (CRAWL_PAGES_PER_RUN) start every lane afresh at least five times.
+    const site = await startBigSite(500, { delayMs: 20 });
+    const second = await stack.startWorker();
+    const connection = await Connection.connect({ address: stack.temporalAddress });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await expectEveryPageOnce(jobId, site);
+      const { pagesByWorker } = await historyStats(new Client({ connection }), `crawl-${jobId}`);
+      const shares = [...pagesByWorker.values()];
+      // Eager activity dispatch once gave one worker 79 of 80 pages.
+      expect(shares).toHaveLength(2);
+      for (const pages of shares) expect(pages).toBeGreaterThanOrEqual(site.pages * 0.2);
+    } finally {
+      await connection.close();
+      // The crash tests below need a single worker again.
+      await second.kill('SIGTERM');
+      await site.close();
+    }
+  });
+});
+
+describe('crashes and restarts', () => {
+  it('finishes a crawl whose only worker is SIGKILLed mid-crawl once a new worker starts', async () => {
+    const site = await startBigSite(400, { delayMs: 40 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 60);
+      const [worker] = stack.workers;
+      await worker!.kill('SIGKILL');
+      const stalledAt = await completedPages(jobId);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await completedPages(jobId)).toBeLessThanOrEqual(stalledAt + 8);
+      await stack.startWorker();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('finishes a monitor check whose only worker is SIGKILLed mid-check, every page once', async () => {
+    const site = await startBigSite(60, { delayMs: 40 });
+    try {
+      const urls = Array.from({ length: site.pages }, (_, i) => site.url.replace(/\/p\/0$/, `/p/${i}`));
+      const created = await api('/v2/monitor', { body: { name: 'durable', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', id: 'all', urls }] } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const monitorId = created.body.data.id as string;
+      const run = await api(`/v2/monitor/${monitorId}/run`, { method: 'POST' });
+      expect(run.status).toBe(200);
+      const checkId = run.body.data.id as string;
+      for (let i = 0; i < 600 && [...site.hits.values()].length < 15; i++) await new Promise((r) => setTimeout(r, 50));
+      await stack.workers[0]!.kill('SIGKILL');
+      await stack.startWorker();
+      let check: { status: string; summary: Record<string, number>; pages: { url: string; status: string }[] } | undefined;
+      for (let i = 0; i < 1200; i++) {
+        check = (await api(`/v2/monitor/${monitorId}/checks/${checkId}?limit=1000`)).body.data;
+        if (!['queued', 'running'].includes(check!.status)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(check).toMatchObject({ status: 'completed', summary: { totalPages: site.pages, new: site.pages } });
+      expect(new Set(check!.pages.map((p) => p.url)).size).toBe(site.pages);
+      await api(`/v2/monitor/${monitorId}`, { method: 'DELETE' });
+    } finally {
+      await site.close();
+    }
+  }, 180_000);
+
+  it('finishes a batch whose only worker is SIGKILLed mid-batch, with deliveries in flight repeated under their own ids only', async () => {
+    const site = await startBigSite(150, { delayMs: 30 });
+    const hooks = await startWebhookReceiver({ delayMs: 300 });
+    try {
+      const urls = Array.from({ length: site.pages }, (_, i) => site.url.replace(/\/p\/0$/, `/p/${i}`));
+      const res = await api('/v2/batch/scrape', { body: { urls, maxConcurrency: 8, webhook: { url: hooks.url, events: ['page', 'completed'] } } });
+      expect(res.status).toBe(200);
+      const jobId = res.body.id as string;
+      await waitForPages(jobId, 40);
+      await stack.workers[0]!.kill('SIGKILL');
+      await stack.startWorker();
+      await everyPageOnce(jobId, site.pages, 'batch/scrape');
+      await hooks.waitFor('batch_scrape.completed', 120_000);
+      const pages = hooks.deliveries.filter((d) => d.body.type === 'batch_scrape.page');
+      const scrapeIds = new Set(pages.map((d) => (d.body.data[0] as { metadata: { scrapeId: string } }).metadata.scrapeId));
+      // Every page's event arrived; one that was re-sent after the kill kept its webhookId, so a receiver can drop it.
+      expect(scrapeIds.size).toBe(site.pages);
+      expect(new Set(pages.map((d) => d.body.webhookId)).size).toBe(site.pages);
+    } finally {
+      await Promise.all([site.close(), hooks.close()]);
+    }
+  });
+
+  it('finishes a crawl when the API restarts mid-crawl', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 40);
+      await stack.restartApi();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('finishes a crawl when the Temporal dev server restarts mid-crawl (same SQLite file)', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      await waitForPages(jobId, 40);
+      await stack.restartTemporal();
+      await expectEveryPageOnce(jobId, site);
+    } finally {
+      await site.close();
+    }
+  });
+});
