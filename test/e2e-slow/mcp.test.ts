@@ -12,8 +12,8 @@ import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startPageServer, type PageServer } from '../helpers/page-server.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
-import { e2eContext } from './context.js';
-import { startModelStack, type ModelStack } from './llm-stack.js';
+import { e2eContext } from '../e2e/context.js';
+import { startModelStack, type ModelStack } from '../e2e/llm-stack.js';
 
 const { apiUrl, apiKey, databaseUrl } = e2eContext();
 let client: Client;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../helpers/fake-model-server.js';
-import { startModelTeam, type ModelTeam } from './llm-stack.js';
+import { startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
 
 let team: ModelTeam;
 
