@@ -18,7 +18,7 @@ import {
   type TraceEvent,
 } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
-import { readTeamStanding } from '../../db/repositories/usage.js';
+import { findTeamPlan } from '../../db/repositories/plans.js';
 import { toApplicationFailure } from '../../lib/errors.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { decideNextAction, type FetchTool, type ToolParameters } from '../../llm/agent-step.js';
@@ -220,8 +220,7 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
         await completeJobWithResult(deps.db, input.runId, { snapshotId: input.snapshotId });
         return;
       }
-      const { planRow } = await readTeamStanding(deps.db, input.teamId);
-      const allowance = resolvePlan(planRow).unbilledFailedAgentPages;
+      const allowance = resolvePlan(await findTeamPlan(deps.db, input.teamId)).unbilledFailedAgentPages;
       const { refunded, toolCalls } = await refundFailedRun(deps.db, input.teamId, input.runId, allowance);
       const error = input.error ?? 'The agent run failed';
       const billed = refunded

@@ -106,7 +106,7 @@ export async function refundFailedRun(db: Db, teamId: string, runId: string, all
  * Failed runs are not billed: the run's charges leave the ledger, and each billing period's total
  * gives back what was charged in it, in one statement. Idempotent: a second refund finds nothing.
  */
-export async function refundRun(db: Db, teamId: string, runId: string): Promise<number> {
+async function refundRun(db: Db, teamId: string, runId: string): Promise<number> {
   const { rows } = await sql<{ total: number }>`
     with removed as (
       delete from credit_ledger where job_id = ${runId}::uuid returning credits, created_at
