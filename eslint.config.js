@@ -56,7 +56,13 @@ const SQL_ONLY_IN_DB = [
   { selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto|selectNoFrom)$/]', message: SQL_MESSAGE },
   { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: SQL_MESSAGE },
 ];
-const BASE_SYNTAX = [NO_WORKER_IMPORTS, ...SQL_ONLY_IN_DB];
+/** Workflow and Schedule ids follow one convention, written in lib/workflow-ids.ts. */
+const IDS_MESSAGE = 'Build workflow and Schedule ids with lib/workflow-ids.ts, which holds the one convention';
+const IDS_ONLY_IN_ONE_MODULE = [
+  { selector: 'Property[key.name=/^(workflowId|scheduleId)$/] > TemplateLiteral', message: IDS_MESSAGE },
+  { selector: 'VariableDeclarator[id.name=/^(workflowId|scheduleId)$/] > TemplateLiteral', message: IDS_MESSAGE },
+];
+const BASE_SYNTAX = [NO_WORKER_IMPORTS, ...SQL_ONLY_IN_DB, ...IDS_ONLY_IN_ONE_MODULE];
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'net', 'child_process', 'timers'];
 const IO_PACKAGES = ['pg', 'kysely', 'express', 'playwright-core', 'undici', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'];
@@ -82,6 +88,7 @@ export default tseslint.config(
   },
   // The one vetted module that compiles user-supplied patterns, each in linear time.
   { files: ['lib/patterns/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX] } },
+  { files: ['lib/workflow-ids.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...SQL_ONLY_IN_DB, ...USER_PATTERNS_ONLY_IN_PATTERNS] } },
   { files: ['db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_WORKER_IMPORTS, ...USER_PATTERNS_ONLY_IN_PATTERNS] } },
   // The worker is a service; scripts/ are the developer's tools around it.
   { files: ['worker/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...USER_PATTERNS_ONLY_IN_PATTERNS, { selector: 'ImportDeclaration[source.value=/scripts\\//]', message: 'worker/ imports nothing from scripts/' }] } },

@@ -5,19 +5,18 @@
  * Safe to run twice for the same page. The job's "completed" belongs to its workflow
  * (finishJob), which alone knows when the frontier is drained.
  */
-import { Context } from '@temporalio/activity';
 import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
-import { PageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { PageError, TrawlError } from '../lib/errors.js';
 import { searchEntry } from '../lib/search/index-entry.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
-import { withTeamSlots } from './page/team-slot.js';
-import { pageCharge, requireCredits, withCreditCode } from './page/team-budget.js';
+import { pageCharge, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
 import { sparingBlockedHosts } from './threat/gate.js';
 import type { RobotsLookup } from './site/site-rules.js';
@@ -50,22 +49,6 @@ export interface CrawlPageDeferred {
   deferred: true;
 }
 
-/** The crawl pages of one `crawlPages` activity: the page input without its page. */
-export interface CrawlPagesInput extends Omit<CrawlPageInput, 'page'> {
-  pages: FrontierPage[];
-}
-
-/**
- * One page's outcome in a `crawlPages` batch, in the order of the input's pages. `retry` sends
- * the page back to its workflow, which runs it alone through `crawlPage` with the page retry
- * policy, as if it had never been batched; `failed` is a failure no attempt will fix.
- */
-export type CrawlPagesOutcome =
-  | ({ status: 'done' } & Omit<CrawlPageDone, 'deferred'>)
-  | { status: 'deferred' }
-  | { status: 'retry' }
-  | { status: 'failed'; code: string; message: string };
-
 /** A page waits this long for one of the team's slots before its workflow retries it later. */
 export const CRAWL_SLOT_WAIT_MS = 3_000;
 
@@ -75,67 +58,11 @@ export function createCrawlPageActivity(
   steps: readonly EnrichStep[] = ENRICH_STEPS,
 ) {
   return async function crawlPage(input: CrawlPageInput): Promise<CrawlPageResult> {
-    try {
+    return atActivityBoundary(async () => {
       const done = await runPage(deps, steps, crawlTask(input), crawlPolicy(input, robotsFor));
       // The workflow waits on a timer and runs the page again; see activities/page/team-slot.ts.
       return done === NO_SLOT ? { deferred: true } : done;
-    } catch (err) {
-      if (Context.current().cancellationSignal.aborted) throw err;
-      throw toApplicationFailure(withCreditCode(err));
-    }
-  };
-}
-
-/**
- * Several pages of one job in one activity, run at once, each through the same pipeline and
- * policy as `crawlPage` and each holding its own slot of the team's concurrency limit (leased
- * for the batch in one statement): each settles its Document, frontier row, charge and slot in
- * its own transaction, so a batch that dies half-way keeps the pages it settled,
- * and its retry settles the others (a page settled twice is stored and charged once). It saves
- * Temporal a scheduled, started and completed event and a workflow task per page, which on a
- * static page cost more than the page itself. A page that fails is handed back (`retry`), not retried here: its
- * workflow runs it alone with the page retry policy.
- */
-export function createCrawlPagesActivity(
-  deps: ActivityDeps,
-  robotsFor: RobotsLookup,
-  steps: readonly EnrichStep[] = ENRICH_STEPS,
-) {
-  return async function crawlPages(input: CrawlPagesInput): Promise<CrawlPagesOutcome[]> {
-    const { cancellationSignal } = Context.current();
-    const { pages, ...common } = input;
-    const outcomeOf = (err: unknown): CrawlPagesOutcome => {
-      if (cancellationSignal.aborted) throw err;
-      const final = finalFailure(err);
-      return final ? { status: 'failed', code: final.code, message: final.message } : { status: 'retry' };
-    };
-    // One read of the team's standing for the batch (a refusal is each page's), and one lease of
-    // up to a slot per page: pages beyond the slots granted go back to the workflow, deferred.
-    const budget = requireCredits(deps.db, input.teamId);
-    let limit: number;
-    try {
-      limit = (await budget).plan.concurrency;
-    } catch (err) {
-      const outcome = outcomeOf(err);
-      return pages.map(() => outcome);
-    }
-    const slotRequest = { teamId: input.teamId, limit, waitMs: CRAWL_SLOT_WAIT_MS };
-    const outcomes = await withTeamSlots(deps.db, slotRequest, pages.length, (slots) =>
-      Promise.all(
-        pages.map(async (page, i): Promise<CrawlPagesOutcome> => {
-          const slot = slots[i];
-          if (!slot) return { status: 'deferred' };
-          const one: CrawlPageInput = { ...common, page };
-          try {
-            const done = await runPage(deps, steps, crawlTask(one), { ...crawlPolicy(one, robotsFor), budget, slot });
-            return done === NO_SLOT ? { status: 'deferred' } : { status: 'done', ...done };
-          } catch (err) {
-            return outcomeOf(err);
-          }
-        }),
-      ),
-    );
-    return outcomes === NO_SLOT ? pages.map(() => ({ status: 'deferred' })) : outcomes;
+    }, withCreditCode);
   };
 }
 

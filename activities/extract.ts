@@ -4,18 +4,18 @@
  * Each page's own answer comes from the `json` enrich step, so pages of an extract are scraped,
  * cached, charged and listed in errors like any batch page.
  */
-import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { mapOptionsShape } from '../contracts/map-options.js';
 import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
 import { addBatchPages, listPageAnswers } from '../db/repositories/batch.js';
 import { storeJobResult } from '../db/repositories/jobs.js';
-import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { NonRetryablePageError, TrawlError } from '../lib/errors.js';
 import { compileUrlGlob } from '../lib/patterns/glob.js';
 import { normalizeUrl, urlKey } from '../lib/url/normalize.js';
 import { validatorFor, type JsonSchema } from '../llm/json-schema.js';
 import { mergeExtraction } from '../llm/merge-extraction.js';
 import { searchQueryFromPrompt } from '../llm/search-query.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { searchProviderOf } from './search/providers.js';
 import { createSiteMapper, type MapLink } from './map-site.js';
@@ -61,13 +61,7 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
   const collect = createSiteMapper(deps, robotsFor);
   const search = searchProviderOf(deps);
   return async function expandExtractUrls(input: ExpandExtractUrlsInput): Promise<ExpandExtractUrlsResult> {
-    const cancelled = Context.current().cancellationSignal;
-    try {
-      return await withPageSignal(input.deadline, (signal) => expand(input, signal));
-    } catch (err) {
-      if (cancelled.aborted) throw err;
-      throw toApplicationFailure(err);
-    }
+    return atActivityBoundary(() => withPageSignal(input.deadline, (signal) => expand(input, signal)));
   };
 
   async function expand(input: ExpandExtractUrlsInput, signal: AbortSignal): Promise<ExpandExtractUrlsResult> {
@@ -109,7 +103,7 @@ export function createExpandExtractUrlsActivity(deps: ActivityDeps, robotsFor: R
 
 export function createMergeExtractionActivity(deps: ActivityDeps) {
   return async function mergeExtractionResults(input: MergeExtractionInput): Promise<void> {
-    try {
+    return atActivityBoundary(async () => {
       const rows = await listPageAnswers(deps.db, input.jobId);
       const answered = rows.filter((r) => r.status === 'completed' && r.answer !== null);
       if (answered.length === 0) {
@@ -127,8 +121,6 @@ export function createMergeExtractionActivity(deps: ActivityDeps) {
       }
       const result: ExtractJobResult = merged;
       await storeJobResult(deps.db, input.jobId, { ...result });
-    } catch (err) {
-      throw toApplicationFailure(err);
-    }
+    });
   };
 }

@@ -4,7 +4,7 @@
  * workflows/activities.ts.
  */
 import { createAgentActivities } from './agent/run.js';
-import { createCrawlPageActivity, createCrawlPagesActivity } from './crawl-page.js';
+import { createCrawlPageActivity } from './crawl-page.js';
 import { createCrawlSliceActivity } from './crawl-slice.js';
 import { createDeliverWebhookActivity } from './deliver-webhook.js';
 import type { ActivityDeps } from './deps.js';
@@ -34,7 +34,6 @@ export function createActivities(deps: ActivityDeps) {
     startCrawl: createStartCrawlActivity(deps, robotsFor),
     claimPages: createClaimPagesActivity(deps),
     crawlPage: createCrawlPageActivity(deps, robotsFor),
-    crawlPages: createCrawlPagesActivity(deps, robotsFor),
     crawlSlice: createCrawlSliceActivity(deps, robotsFor),
     recordPageFailure: createRecordPageFailureActivity(deps),
     finishJob: createFinishJobActivity(deps),

@@ -32,19 +32,21 @@ import { completeJobWithResult } from '../db/repositories/jobs.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
 import { rankBySearch } from '../lib/crawl/map-rank.js';
 import { createScope } from '../lib/crawl/scope.js';
-import { NonRetryablePageError, toApplicationFailure, TrawlError } from '../lib/errors.js';
+import { NonRetryablePageError, TrawlError } from '../lib/errors.js';
 import { normalizePathname, normalizeUrl, resolveLink } from '../lib/url/normalize.js';
 import { discoverSitemapUrls, type SitemapDiscovery, type SitemapFetchBytes } from '../scraper/discovery/sitemaps.js';
 import { fetchWithHttp } from '../scraper/engines/http.js';
 import { DIRECT_ROUTES, withProxyRoute } from '../scraper/net/proxy-routes.js';
 import { transformContent } from '../scraper/html/content.js';
 import type { FetchRequest, FetchedPage, TransformOptions } from '../scraper/types.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { withPageSignal } from './page/signal.js';
 import { chargeWith, requireCredits } from './page/team-budget.js';
 import { pageThreatGate } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
 import { pacer, type Pace } from './site/pacer.js';
+import { MAX_JOB_PAGES } from '../contracts/job-limits.js';
 
 export interface MapSiteInput {
   jobId: string;
@@ -73,8 +75,6 @@ export interface MapJobResult {
   warning?: string;
 }
 
-/** The largest `limit` a map accepts, and so the most sitemap URLs worth reading. */
-const MAX_SITEMAP_URLS = 100_000;
 const START_PAGE_TIMEOUT_MS = 30_000;
 const DEADLINE_SLACK_MS = 50;
 /** Errors of a start page Trawl refused to contact: the map's answer, not a page to skip. */
@@ -167,7 +167,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
       return fetchNow(sitemapUrl);
     };
     return discoverSitemapUrls(url, robotsSitemaps, fetchBytes, {
-      maxUrls: narrowed ? MAX_SITEMAP_URLS : Math.min(MAX_SITEMAP_URLS, options.limit * 4),
+      maxUrls: narrowed ? MAX_JOB_PAGES : Math.min(MAX_JOB_PAGES, options.limit * 4),
       deadline: options.timeout === undefined ? input.deadline - DEFAULT_BUDGET_RESERVE_MS : input.deadline,
     });
   }
@@ -242,7 +242,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
   const collect = createSiteMapper(deps, robotsFor);
   return async function mapSite(input: MapSiteInput): Promise<MapSiteResult> {
     const cancelled = Context.current().cancellationSignal;
-    try {
+    return atActivityBoundary(async () => {
       // The start page and the sitemaps are fetched: threat protection rules on the site first.
       const threat = await pageThreatGate(deps, input.teamId, input.options.threatProtection);
       await threat?.check(input.url);
@@ -254,10 +254,7 @@ export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLooku
         await storeMap(deps, input, { ...result }, threat?.scanned ?? 0);
         return { count: result.links.length };
       });
-    } catch (err) {
-      if (cancelled.aborted) throw err;
-      throw toApplicationFailure(err);
-    }
+    });
   };
 }
 

@@ -1,7 +1,7 @@
 /** Crawl options suggested by the model for a prompt (`POST /v2/crawl/params-preview`). */
 import { Context } from '@temporalio/activity';
-import { toApplicationFailure } from '../lib/errors.js';
 import { crawlOptionsFromPrompt } from '../llm/crawl-options.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { modelFor } from './page/enrich/model.js';
 
@@ -18,13 +18,10 @@ export interface PreviewCrawlParamsResult {
 
 export function createPreviewCrawlParamsActivity(deps: ActivityDeps) {
   return async function previewCrawlParams(input: PreviewCrawlParamsInput): Promise<PreviewCrawlParamsResult> {
-    const ctx = Context.current();
-    try {
-      const { options } = await crawlOptionsFromPrompt(modelFor(deps, { teamId: input.teamId, jobId: null }, 'crawl-prompt'), { url: input.url, prompt: input.prompt, signal: ctx.cancellationSignal });
+    const { cancellationSignal: signal } = Context.current();
+    return atActivityBoundary(async () => {
+      const { options } = await crawlOptionsFromPrompt(modelFor(deps, { teamId: input.teamId, jobId: null }, 'crawl-prompt'), { url: input.url, prompt: input.prompt, signal });
       return { options };
-    } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw err;
-      throw toApplicationFailure(err);
-    }
+    });
   };
 }

@@ -3,13 +3,13 @@
  * Its store transaction completes the job and notifies the waiting API, so the scrape job's
  * "completed" belongs to this activity, not to its workflow.
  */
-import { Context } from '@temporalio/activity';
 import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
-import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { NonRetryablePageError } from '../lib/errors.js';
 import { searchEntry } from '../lib/search/index-entry.js';
 import { exactPageKey } from '../lib/url/normalize.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
@@ -57,14 +57,11 @@ export function createScrapePageActivity(deps: ActivityDeps, steps: readonly Enr
     // Not when an enrich step follows: a model call would hold the page and its slot for seconds.
     const outputs = resolveOutputs(input.options.formats);
     const resetAfterStore = !steps.some((step) => step.appliesTo(outputs, input.options));
-    try {
+    return atActivityBoundary(async () => {
       const done = await (resetAfterStore ? deps.browser.deferResets(run) : run());
       if (done === NO_SLOT) throw new NonRetryablePageError('CONCURRENCY_LIMITED', 'Concurrency limit reached');
       return done;
-    } catch (err) {
-      if (Context.current().cancellationSignal.aborted) throw err;
-      throw toApplicationFailure(withCreditCode(err));
-    }
+    }, withCreditCode);
   };
 }
 

@@ -3,14 +3,14 @@
  * results with the job, charge for them, and put the pages to scrape in the job's frontier. The
  * scrapes themselves are the job's page loop, as a batch's are.
  */
-import { Context } from '@temporalio/activity';
 import { addBatchPages } from '../db/repositories/batch.js';
 import { notifyResultStored } from '../db/repositories/documents.js';
 import { completeJobWithResult, storeJobResult } from '../db/repositories/jobs.js';
 import { CREDIT_COSTS } from '../lib/credits.js';
-import { NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { NonRetryablePageError } from '../lib/errors.js';
 import { parseTbs } from '../lib/search/tbs.js';
 import { exactPageKey } from '../lib/url/normalize.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { searchProviderOf } from './search/providers.js';
 import { withPageSignal } from './page/signal.js';
@@ -62,15 +62,11 @@ export interface SearchJobResult {
 export function createRunSearchActivity(deps: ActivityDeps) {
   const provider = searchProviderOf(deps);
   return async function runSearch(input: RunSearchInput): Promise<RunSearchResult> {
-    const cancelled = Context.current().cancellationSignal;
-    try {
-      return await withPageSignal(input.deadline, (signal) => search(input, signal));
-    } catch (err) {
-      if (cancelled.aborted) throw err;
+    return atActivityBoundary(
+      () => withPageSignal(input.deadline, (signal) => search(input, signal)),
       // The provider was cut off by the request's deadline, not broken.
-      if (Date.now() >= input.deadline) throw toApplicationFailure(new NonRetryablePageError('JOB_TIMEOUT', 'The search did not finish within its timeout'));
-      throw toApplicationFailure(err);
-    }
+      (err) => (Date.now() >= input.deadline ? new NonRetryablePageError('JOB_TIMEOUT', 'The search did not finish within its timeout') : err),
+    );
   };
 
   async function search(input: RunSearchInput, signal: AbortSignal): Promise<RunSearchResult> {

@@ -1,13 +1,14 @@
 import { Context } from '@temporalio/activity';
 import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
 import { recordRobotsBlocked } from '../db/repositories/crawl-pages.js';
-import { toApplicationFailure } from '../lib/errors.js';
 import { discoverSitemapUrls } from '../scraper/discovery/sitemaps.js';
 import type { CrawlerSettings } from '../lib/crawl/settings.js';
+import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { discover } from './site/discover.js';
 import { pageThreatGate, sparingBlockedHosts } from './threat/gate.js';
 import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
+import { MAX_JOB_PAGES } from '../contracts/job-limits.js';
 
 export interface StartCrawlInput {
   jobId: string;
@@ -34,7 +35,7 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
   return async function startCrawl(input: StartCrawlInput): Promise<StartCrawlResult> {
     const { jobId, crawler } = input;
     const heartbeat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_INTERVAL_MS);
-    try {
+    return atActivityBoundary(async () => {
       const threat = await pageThreatGate(deps, input.teamId, input.threatProtection);
       const lookup = sparingBlockedHosts(robotsFor, threat);
       // A start page the lists block is queued alone, to be refused and listed in /errors; its
@@ -54,16 +55,12 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
         const network = { allowPrivateNetwork: deps.allowPrivateNetwork, skipTlsVerification: true };
         const { fetchBytes } = plainFetcher(network, deps.proxies, crawler.via);
         const found = await discoverSitemapUrls(crawler.startUrl, robots?.sitemaps() ?? [], fetchBytes, {
-          maxUrls: Math.min(100_000, crawler.limit * 4),
+          maxUrls: Math.min(MAX_JOB_PAGES, crawler.limit * 4),
           deadline: Date.now() + SITEMAP_BUDGET_MS,
         });
         queued += await discover(deps, lookup, jobId, crawler, found.urls.map((u) => u.url), 1);
       }
       return { queued, crawlDelaySecs: robots?.crawlDelaySecs() };
-    } catch (err) {
-      throw toApplicationFailure(err);
-    } finally {
-      clearInterval(heartbeat);
-    }
+    }).finally(() => clearInterval(heartbeat));
   };
 }

@@ -11,6 +11,7 @@ import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 import { crawlerOptionsShape } from './schemas/crawl.js';
 import { workflowFailure } from './workflow-result.js';
+import { paramsPreviewWorkflowId } from '../lib/workflow-ids.js';
 
 const PREVIEWABLE = [
   'includePaths',
@@ -41,7 +42,7 @@ export async function suggestCrawlOptions(deps: AppDeps, req: { teamId: string; 
   let suggested: Record<string, unknown>;
   try {
     ({ options: suggested } = await deps.temporal.workflow.execute(crawlParamsPreviewWorkflow, {
-      workflowId: `params-preview-${randomUUID()}`,
+      workflowId: paramsPreviewWorkflowId(randomUUID()),
       taskQueue: deps.config.temporal.taskQueue,
       args: [req],
       workflowExecutionTimeout: PREVIEW_TIMEOUT_MS,

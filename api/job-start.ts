@@ -12,6 +12,7 @@ import type { JobKind } from '../db/schema.js';
 import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
+import { jobWorkflowId } from '../lib/workflow-ids.js';
 
 const idempotencyKeySchema = z.uuid();
 
@@ -32,20 +33,6 @@ export async function checkIdempotencyKey(deps: AppDeps, req: Request, teamId: s
 }
 
 /** Workflow ids carry the job kind, so the Temporal UI and `temporal workflow list` read at a glance. */
-const WORKFLOW_ID_PREFIX: Record<JobKind, string> = {
-  scrape: 'scrape',
-  crawl: 'crawl',
-  batch_scrape: 'batch',
-  map: 'map',
-  extract: 'extract',
-  search: 'search',
-  agent: 'agent',
-};
-
-export function workflowIdFor(kind: JobKind, jobId: string): string {
-  return `${WORKFLOW_ID_PREFIX[kind]}-${jobId}`;
-}
-
 /**
  * Options every workflow start and signal-with-start of a job shares: the task queue the workers
  * poll and the search attributes the UI filters by.
@@ -105,7 +92,7 @@ export interface StartedJob<I, R> {
 /** Writes the job row and starts its workflow; a refused start is a 503 and a failed job. */
 export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Promise<StartedJob<I, R>> {
   const jobId = randomUUID();
-  const workflowId = workflowIdFor(start.kind, jobId);
+  const workflowId = jobWorkflowId(start.kind, jobId);
   await insertRunningJob(deps, jobId, workflowId, start);
   try {
     await start.admit?.(jobId);

@@ -11,15 +11,7 @@ import { monitorCheckWorkflow } from '../workflows/index.js';
 import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
-
-export function monitorScheduleId(monitorId: string): string {
-  return `monitor-${monitorId}`;
-}
-
-/** The workflow id of a check /run starts; scheduled checks get the Schedule's id plus the start time. */
-export function manualCheckWorkflowId(monitorId: string, checkId: string): string {
-  return `monitor-${monitorId}-check-${checkId}`;
-}
+import { monitorScheduleId, scheduledCheckWorkflowId } from '../lib/workflow-ids.js';
 
 interface ScheduleFields {
   monitorId: string;
@@ -47,7 +39,7 @@ function scheduleOptions(deps: AppDeps, fields: ScheduleFields): ScheduleOptions
     action: {
       type: 'startWorkflow',
       workflowType: monitorCheckWorkflow,
-      workflowId: `${monitorScheduleId(fields.monitorId)}-check`,
+      workflowId: scheduledCheckWorkflowId(fields.monitorId),
       args: [input],
       ...checkWorkflowOptions(deps, fields.teamId),
     },

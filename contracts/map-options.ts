@@ -4,6 +4,7 @@ import { auditMetadataSchema } from './cloud-only.js';
 import { crawlScopeShape } from './crawl-scope.js';
 import { httpHeadersSchema } from './http-headers.js';
 import { locationSchema, threatProtectionSchema } from './scrape-options.js';
+import { MAX_JOB_PAGES } from './job-limits.js';
 
 export { MAP_DEFAULT_TIMEOUT_MS } from './map-timeout.js';
 
@@ -14,7 +15,7 @@ export const mapOptionsShape = {
   sitemap: z.enum(['include', 'skip', 'only']).default('include'),
   includeSubdomains: z.boolean().default(true),
   ignoreQueryParameters: z.boolean().default(true),
-  limit: z.number().int().min(1).max(100_000).default(5000),
+  limit: z.number().int().min(1).max(MAX_JOB_PAGES).default(5000),
   timeout: z.number().int().min(1000).max(300_000).optional().describe('Deadline (ms); 408 MAP_TIMEOUT after it'),
   location: locationSchema.optional(),
   headers: httpHeadersSchema.optional(),

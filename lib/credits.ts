@@ -34,6 +34,18 @@ export const CREDIT_COSTS = Object.freeze({
   redactPII: 4,
 });
 
+/**
+ * What an agent's tool is expected to cost, checked against the run's budget before it runs (a
+ * scrape of a long PDF may cost more): a search's first ten results, a map, a page, a page with
+ * the `json` format.
+ */
+export const AGENT_TOOL_EXPECTED_CREDITS = Object.freeze({
+  search: CREDIT_COSTS.searchPerTenResults,
+  map: CREDIT_COSTS.page,
+  scrape: CREDIT_COSTS.page,
+  extract: CREDIT_COSTS.page + CREDIT_COSTS.jsonFormat,
+});
+
 export interface PageCostInput {
   succeeded: boolean;
   /** Set for PDFs: the page count when parsed, undefined when returned unparsed. */

@@ -5,9 +5,9 @@
  */
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { purgeExpiredWorkflow } from '../workflows/index.js';
+import { purgeRunWorkflowId, purgeScheduleId } from '../lib/workflow-ids.js';
 
 /** One purge per deployment: its task queue names it (`trawl-purge-expired` by default). */
-export const purgeScheduleId = (taskQueue: string) => `${taskQueue}-purge-expired`;
 const PURGE_EVERY = '10m';
 
 export async function ensureSchedules(options: { address: string; namespace: string; taskQueue: string }): Promise<void> {
@@ -22,7 +22,7 @@ export async function ensureSchedules(options: { address: string; namespace: str
           type: 'startWorkflow',
           workflowType: purgeExpiredWorkflow,
           taskQueue: options.taskQueue,
-          workflowId: `${purgeScheduleId(options.taskQueue)}-run`,
+          workflowId: purgeRunWorkflowId(options.taskQueue),
         },
         // A slow purge is never doubled up; the next tick simply finds less to do.
         policies: { overlap: ScheduleOverlapPolicy.SKIP },

@@ -17,10 +17,13 @@ import type { AgentDecision, AgentTask, AgentToolInput } from '../activities/age
 import type { TrawlActivities } from '../activities/index.js';
 import type { WebhookConfig } from '../contracts/webhook.js';
 import type { AgentKey } from '../db/repositories/agent-runs.js';
+import { AGENT_TOOL_EXPECTED_CREDITS } from '../lib/credits.js';
 import { fromFailure } from '../lib/errors.js';
 import { PAGE_RETRY_POLICY } from './activities.js';
 import type { AgentTrace, TraceError } from './agent-trace.js';
 import { parentFinishedSignal } from './messages.js';
+import { untilSlotGranted } from './slot-wait.js';
+import { subAgentWorkflowId } from '../lib/workflow-ids.js';
 
 type FetchTool = AgentToolInput['tool'];
 
@@ -52,8 +55,6 @@ export type LoopEnd =
   | { outcome: 'succeeded'; snapshotId: string }
   | { outcome: 'refused' | 'credit_limit_reached' | 'failed'; error: TraceError };
 
-/** What a tool is expected to cost, checked against the budget before it runs (a scrape of a long PDF may cost more). */
-const EXPECTED_COST: Record<FetchTool, number> = { search: 2, map: 1, scrape: 1, extract: 5 };
 /** Sub-agents may spawn their own down to this depth, each agent at most MAX_SUBAGENTS of them. */
 export const MAX_SUBAGENT_DEPTH = 2;
 export const MAX_SUBAGENTS = 4;
@@ -144,7 +145,7 @@ export class AgentLoop {
           await this.waitForSubAgents(step);
           continue;
         default: {
-          const limit = await this.overBudget(EXPECTED_COST[decision.tool], decision.tool);
+          const limit = await this.overBudget(AGENT_TOOL_EXPECTED_CREDITS[decision.tool], decision.tool);
           if (limit) return limit;
           const invalid = await this.fetchTool(step, decision);
           if (invalid && invalid === lastInvalid) {
@@ -183,7 +184,7 @@ export class AgentLoop {
     const toolCallId = this.toolCallId(step);
     this.trace.emit('tool_call.started', { toolCallId, toolName: decision.tool, parameters });
     this.details(`Step ${step}: ${decision.tool} ${JSON.stringify(parameters)}`);
-    const result = await agentTool({ ...this.input, step, tool: decision.tool, parameters });
+    const result = await untilSlotGranted(() => agentTool({ ...this.input, step, tool: decision.tool, parameters }));
     this.creditsUsed += result.credits;
     this.trace.emit('tool_call.finished', { toolCallId, toolName: decision.tool, result: result.summary, creditsUsed: result.credits });
     this.onAction({ agent: this.input.agentKey || 'main', step, tool: decision.tool, parameters: { ...parameters }, result: result.summary, creditsUsed: result.credits });
@@ -232,7 +233,7 @@ export class AgentLoop {
     this.spawned++;
     const { urls, strictConstrainToURLs, threatProtection, runId, teamId, webhook } = input;
     const handle = await startChild<SubAgentWorkflow>('subAgentWorkflow', {
-      workflowId: `${workflowInfo().workflowId}-sub-${step}`,
+      workflowId: subAgentWorkflowId(workflowInfo().workflowId, step),
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       args: [
         {

@@ -4,11 +4,9 @@
  * Held in one object, as in Temporal's safe-message-handlers sample, so that the workflow
  * function only wires handlers and decides between finishing and continuing-as-new.
  */
-import { condition, isCancellation, patched, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
-import type { CrawlPageInput, CrawlPagesOutcome } from '../activities/crawl-page.js';
-import { browserRequiredBy } from '../contracts/browser-required.js';
+import { condition, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import type { CrawlPageInput } from '../activities/crawl-page.js';
 import type { ChangeDetection } from '../contracts/change-detection.js';
-import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import type { WebhookConfig } from '../contracts/webhook.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
@@ -16,6 +14,7 @@ import { fromFailure } from '../lib/errors.js';
 import type { WebhookJobKind } from '../lib/webhook-events.js';
 import { bookkeepingActivities, crawlKickoffActivities, pageActivities, sliceActivities } from './activities.js';
 import type { PageJobProgress } from './messages.js';
+import { untilSlotGranted } from './slot-wait.js';
 import type { WebhookFanout } from './webhook-fanout.js';
 
 export interface PageJobState {
@@ -65,26 +64,12 @@ const DEFAULT_CONCURRENCY = 10;
 const DEFAULT_PAGES_PER_RUN = 500;
 const MAX_CLAIM = 100;
 /**
- * Pages per crawlPages activity: half the job's concurrency (two batches in flight, so one
- * starts while the other finishes), at most this many.
- */
-const MAX_PAGES_PER_ACTIVITY = 10;
-/**
  * How long a frontier slice (activities/crawl-slice.ts) claims pages before it returns: long
  * enough that Temporal's cost per slice vanishes beside its pages', short enough that page
  * webhooks and the job's counters trail by seconds and that lanes spread again over the workers
  * polling the queue.
  */
 const SLICE_MS = 3_000;
-/** Histories written before frontier slices replay with batches (or single pages). */
-const FRONTIER_SLICES_PATCH = 'crawl-frontier-slices';
-/** Histories written before pages were batched replay with one page per activity. */
-const PAGE_BATCHES_PATCH = 'crawl-page-batches';
-/** Histories written before batches waited for room for a whole one replay with batches cut to fit. */
-const FULL_BATCHES_PATCH = 'crawl-full-batches';
-/** Waits between tries of a page that found no free slot of the team's concurrency limit. */
-const SLOT_RETRY_FIRST_MS = 500;
-const SLOT_RETRY_MAX_MS = 5_000;
 
 /** Why scrapeUntilIdle returned. */
 export type IdleReason = 'drained' | 'out-of-credits' | 'continue-as-new';
@@ -103,10 +88,6 @@ export class PageJobRun {
   private readonly claimSize: number;
   private readonly pagesPerRun: number;
   private delayMs = 0;
-  private pagesPerActivity = 1;
-  private fullBatches = false;
-  /** Pages run in frontier slices, one lane per unit of concurrency. */
-  private slices = false;
   /** A slice that failed for good (not cancelled): the job fails with it. */
   private failure: unknown;
   /** Pages the slices in flight may still claim. */
@@ -156,29 +137,20 @@ export class PageJobRun {
       this.phase = 'scraping';
     }
     this.delayMs = Math.round((this.input.delaySecs ?? this.state.crawlDelaySecs ?? 0) * 1000);
-    // Pages that must start a delay apart run one per activity, spaced by the workflow's timers.
-    this.slices = this.delayMs === 0 && patched(FRONTIER_SLICES_PATCH);
-    if (this.slices) return;
-    this.pagesPerActivity = this.batchSize();
-    this.fullBatches = this.pagesPerActivity > 1 && patched(FULL_BATCHES_PATCH);
-  }
-
-  /**
-   * One page per activity when pages must start `delayMs` apart, or when every page needs the
-   * browser (a batch would wait for its slowest render); otherwise half the concurrency.
-   */
-  private batchSize(): number {
-    const { scrapeOptions } = this.input;
-    if (this.delayMs > 0 || browserRequiredBy(scrapeOptions, resolveOutputs(scrapeOptions.formats))) return 1;
-    const size = Math.min(MAX_PAGES_PER_ACTIVITY, Math.ceil(this.concurrency / 2));
-    return size > 1 && patched(PAGE_BATCHES_PATCH) ? size : 1;
   }
 
   /** Runs pages until nothing is queued or in flight, credits run out, or the run should continue-as-new. */
   async scrapeUntilIdle(): Promise<IdleReason> {
-    if (this.slices) return this.runLanes();
-    // A delay means "one request at a time" unless the caller also asked for concurrency.
-    const concurrency = this.delayMs > 0 && this.input.maxConcurrency === undefined ? 1 : this.concurrency;
+    return this.delayMs === 0 ? this.runLanes() : this.runSpaced();
+  }
+
+  /**
+   * Pages that must start `delayMs` apart: one page per activity, spaced by the workflow's
+   * timers, claimed from the frontier by the workflow itself. A delay means "one request at a
+   * time" unless the caller also asked for concurrency.
+   */
+  private async runSpaced(): Promise<IdleReason> {
+    const concurrency = this.input.maxConcurrency === undefined ? 1 : this.concurrency;
     const { claimPages } = bookkeepingActivities;
     for (;;) {
       const stop = await this.runEnd();
@@ -186,9 +158,7 @@ export class PageJobRun {
       await condition(
         () =>
           this.creditsExhausted ||
-          (this.inFlight < concurrency &&
-            (this.state.buffer.length > 0 || this.mayHaveWork || this.inFlight === 0) &&
-            this.roomForBatch(concurrency)),
+          (this.inFlight < concurrency && (this.state.buffer.length > 0 || this.mayHaveWork || this.inFlight === 0)),
       );
       if (this.creditsExhausted) continue;
       if (this.state.buffer.length === 0) {
@@ -203,13 +173,12 @@ export class PageJobRun {
         if (this.inFlight === 0) return 'drained';
         continue;
       }
-      if (this.delayMs > 0 && this.pagesThisRun > 0) await sleep(this.delayMs);
-      const size = Math.min(this.pagesPerActivity, concurrency - this.inFlight, this.state.buffer.length);
-      const pages = this.state.buffer.splice(0, size);
-      this.inFlight += pages.length;
-      this.pagesThisRun += pages.length;
-      // Not awaited here: inFlight tracks them, and runPage and runBatch never reject.
-      void (pages.length === 1 ? this.runPage(pages[0]!) : this.runBatch(pages));
+      if (this.pagesThisRun > 0) await sleep(this.delayMs);
+      const page = this.state.buffer.shift()!;
+      this.inFlight += 1;
+      this.pagesThisRun += 1;
+      // Not awaited here: inFlight tracks it, and runPage never rejects.
+      void this.runPage(page);
       this.showProgress();
     }
   }
@@ -300,19 +269,6 @@ export class PageJobRun {
     this.showProgress();
   }
 
-  /**
-   * With batches, the next one starts when a whole batch fits beside those in flight, or when
-   * nothing more is known to come. Cut to whatever was free, one short batch (from a claim that
-   * came back short while discovery lagged) left a gap that later batches were cut to fit for as
-   * long as it lasted, each with an activity's Temporal and worker overhead.
-   */
-  private roomForBatch(concurrency: number): boolean {
-    if (!this.fullBatches || this.inFlight === 0) return true;
-    const free = concurrency - this.inFlight;
-    if (free >= this.pagesPerActivity) return true;
-    return !this.mayHaveWork && this.state.buffer.length > 0 && free >= this.state.buffer.length;
-  }
-
   /** Back to work after a completion found pages appended meanwhile. */
   resume(): void {
     this.phase = 'scraping';
@@ -342,14 +298,8 @@ export class PageJobRun {
     const { crawlPage } = pageActivities(this.input.scrapeOptions.timeout);
     try {
       const pageInput = { ...this.jobPageInput(), page };
-      let result = await crawlPage(pageInput);
-      // The team's concurrency slots are all taken (by this or its other jobs): wait on a timer,
-      // keeping this page's place in `inFlight`, rather than in a worker's activity slot.
-      for (let waitMs = SLOT_RETRY_FIRST_MS; result.deferred; waitMs = Math.min(waitMs * 2, SLOT_RETRY_MAX_MS)) {
-        await sleep(waitMs);
-        result = await crawlPage(pageInput);
-      }
-      this.pageDone(result);
+      // While it waits for one of the team's slots, the page keeps its place in `inFlight`.
+      this.pageDone(await untilSlotGranted(() => crawlPage(pageInput)));
     } catch (err) {
       // A cancelled job stops its pages; the workflow records the cancel.
       if (isCancellation(err)) return;
@@ -359,41 +309,6 @@ export class PageJobRun {
       this.inFlight -= 1;
       this.showProgress();
     }
-  }
-
-  /**
-   * Several pages in one crawlPages activity. Each page's outcome is its own: a page the batch
-   * could not settle (no team slot, or a failure another attempt might fix) runs again alone
-   * through runPage, with its slot waits and the page retry policy; if the whole batch fails,
-   * every page does.
-   */
-  private async runBatch(pages: FrontierPage[]): Promise<void> {
-    const { crawlPages } = pageActivities(this.input.scrapeOptions.timeout);
-    let outcomes: CrawlPagesOutcome[];
-    try {
-      outcomes = await crawlPages({ ...this.jobPageInput(), pages });
-    } catch (err) {
-      if (isCancellation(err)) {
-        this.inFlight -= pages.length;
-        this.showProgress();
-        return;
-      }
-      outcomes = pages.map(() => ({ status: 'retry' }));
-    }
-    const alone: Promise<void>[] = [];
-    for (const [i, page] of pages.entries()) {
-      const outcome = outcomes[i] ?? { status: 'retry' };
-      if (outcome.status === 'deferred' || outcome.status === 'retry') {
-        // runPage releases the page's place in inFlight.
-        alone.push(this.runPage(page));
-        continue;
-      }
-      if (outcome.status === 'done') this.pageDone(outcome);
-      else await this.pageFailed(page, outcome.code, outcome.message);
-      this.inFlight -= 1;
-    }
-    this.showProgress();
-    await Promise.all(alone);
   }
 
   private pageDone(result: { documentId: string; creditsUsed: number; enqueued: number }): void {

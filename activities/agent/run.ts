@@ -5,7 +5,6 @@
  * agent key.
  */
 import { createHash } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import type { ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import {
   appendTraceEvents,
@@ -19,12 +18,13 @@ import {
 } from '../../db/repositories/agent-runs.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
 import { findTeamPlan } from '../../db/repositories/plans.js';
-import { toApplicationFailure } from '../../lib/errors.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { decideNextAction, type FetchTool, type ToolParameters } from '../../llm/agent-step.js';
 import { validatorFor, type JsonSchema } from '../../llm/json-schema.js';
+import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
+import { NO_SLOT } from '../page/pipeline.js';
 import { withPageSignal } from '../page/signal.js';
 import { chargeWith, requireCredits } from '../page/team-budget.js';
 import type { RobotsLookup } from '../site/site-rules.js';
@@ -77,6 +77,11 @@ export interface AgentToolResult {
   summary: string;
   /** Set when the call itself was malformed (and nothing ran): what was wrong with it. */
   invalid?: string;
+  /**
+   * None of the team's concurrency slots came free in time: nothing ran or was recorded, and the
+   * workflow calls the tool again after a durable timer (workflows/slot-wait.ts).
+   */
+  deferred?: boolean;
 }
 
 /** A step the workflow settles itself (a sub-agent started or answered, a refusal): its transcript entry. */
@@ -119,14 +124,6 @@ export function invalidToolCall(tool: FetchTool, parameters: ToolParameters): st
 
 export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLookup) {
   const runTool = createAgentTools(deps, robotsFor);
-  const failures = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      if (Context.current().cancellationSignal.aborted) throw err;
-      throw toApplicationFailure(err);
-    }
-  };
 
   async function snapshotPartial(input: AgentStepInput, partial: unknown): Promise<AgentDecision['partial']> {
     if (partial === undefined) return undefined;
@@ -139,7 +136,7 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
 
   return {
     async agentStep(input: AgentStepInput): Promise<AgentDecision> {
-      return failures(() =>
+      return atActivityBoundary(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
           const steps = await listAgentSteps(deps.db, input.runId, input.agentKey);
           const { partial, ...action } = await decideNextAction(modelFor(deps, { teamId: input.teamId, jobId: input.runId }, 'agent'), {
@@ -170,7 +167,7 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
     },
 
     async agentTool(input: AgentToolInput): Promise<AgentToolResult> {
-      return failures(() =>
+      return atActivityBoundary(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
           const { parameters } = input;
           const step = { runId: input.runId, agentKey: input.agentKey, step: input.step, tool: input.tool, input: { ...parameters } };
@@ -195,6 +192,7 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
             await saveAgentStep(deps.db, { ...step, result: `Failed: ${message}` });
             return { credits: 0, summary: `failed: ${message}` };
           }
+          if (outcome === NO_SLOT) return { credits: 0, summary: 'waiting for a concurrency slot', deferred: true };
           const { plan } = await requireCredits(deps.db, input.teamId);
           const chargeKey = `agent:${input.runId}:${input.agentKey || 'main'}:${input.step}`;
           const charge = { teamId: input.teamId, jobId: input.runId, chargeKey, reason: `agent:${input.tool}`, credits: outcome.credits };

@@ -1,22 +1,22 @@
 /**
- * The tools an agent run uses, over what Trawl already does: scrape (the pipeline's fetch stage,
- * cache and threat protection included), extract (a scrape plus the `json` format's model
- * extraction), map (the map's collector) and search (the configured provider). Each returns text
- * for the transcript and what it costs, at the endpoints' rates.
+ * The tools an agent run uses, over what Trawl already does: scrape and extract are pages of the
+ * page pipeline (activities/page/pipeline.ts) under the agent policy below, so they are admitted
+ * as every page is (credits, threat protection, one of the team's concurrency slots), read the
+ * cache, and are priced by the pipeline's own credit rules, extract through the `json` format's
+ * enrich step. Map is the map's collector and search the configured provider. Each returns text
+ * for the transcript and what it costs.
  */
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { mapOptionsShape } from '../../contracts/map-options.js';
-import { resolveOutputs } from '../../contracts/page-outputs.js';
 import { scrapeOptionsSchema, type ThreatProtectionOverride } from '../../contracts/scrape-options.js';
 import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
 import type { FetchTool } from '../../llm/agent-step.js';
-import { extractJson } from '../../llm/page-features.js';
 import type { ActivityDeps } from '../deps.js';
-import { markdownOf, modelFor } from '../page/enrich/model.js';
-import { searchProviderOf } from '../search/providers.js';
 import { createSiteMapper } from '../map-site.js';
-import { fetchPage } from '../page/fetch.js';
+import { markdownOf } from '../page/enrich/model.js';
+import { ENRICH_STEPS, type EnrichStep } from '../page/enrich.js';
+import { type NO_SLOT, runPage, type PagePolicy } from '../page/pipeline.js';
+import { searchProviderOf } from '../search/providers.js';
 import type { RobotsLookup } from '../site/site-rules.js';
 import { pageThreatGate } from '../threat/gate.js';
 
@@ -44,12 +44,18 @@ export interface ToolOutcome {
 const PAGE_TEXT_LIMIT = 20_000;
 const TOOL_TIMEOUT_MS = 60_000;
 const MAP_LINKS = 100;
+/**
+ * A page waits this long inside its activity for one of the team's slots, as a crawl page does;
+ * then its workflow waits on a durable timer and calls the tool again.
+ */
+const AGENT_SLOT_WAIT_MS = 3_000;
 
-export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
+export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup, steps: readonly EnrichStep[] = ENRICH_STEPS) {
   const collect = createSiteMapper(deps, robotsFor);
   const search = searchProviderOf(deps);
 
-  return async function runTool(call: ToolCall): Promise<ToolOutcome> {
+  /** Resolves to NO_SLOT when a page found none of the team's concurrency slots free. */
+  return async function runTool(call: ToolCall): Promise<ToolOutcome | typeof NO_SLOT> {
     const deadline = Date.now() + TOOL_TIMEOUT_MS;
     if (call.tool === 'search') {
       const { results } = await search.search({ teamId: call.teamId, query: call.query ?? '', source: 'web', limit: 10, categories: [], signal: call.signal });
@@ -68,27 +74,31 @@ export function createAgentTools(deps: ActivityDeps, robotsFor: RobotsLookup) {
       const { links } = await collect({ jobId: call.runId, teamId: call.teamId, url, options, deadline }, call.signal);
       return { text: links.map((l) => `- ${l.url}${l.title ? ` | ${l.title}` : ''}`).join('\n') || 'No links found.', summary: `${links.length} link(s)`, credits: pageCredits({ succeeded: true, threatScannedUrls: threat?.scanned }) };
     }
-    const options = scrapeOptionsSchema.parse({ formats: ['markdown'] });
-    const threat = await pageThreatGate(deps, call.teamId, call.threatProtection);
-    await threat?.check(url);
-    const { outcome } = await fetchPage(
-      { url, sourceUrl: url, options, outputs: resolveOutputs(options.formats), scrapeId: randomUUID(), deadline, signal: call.signal, checkUrl: threat?.check },
-      deps,
-      { teamId: call.teamId, jobId: call.runId, cacheReads: true },
-    );
-    const markdown = markdownOf(outcome);
-    const pageCost = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned });
-    if (call.tool === 'extract') {
-      const model = modelFor(deps, { teamId: call.teamId, jobId: call.runId }, 'agent');
-      const { value } = await extractJson(model, { markdown, prompt: call.prompt, signal: call.signal });
-      const json = JSON.stringify(value);
-      return { text: `(HTTP ${outcome.statusCode})\n${json.slice(0, PAGE_TEXT_LIMIT)}`, summary: `HTTP ${outcome.statusCode}, ${json.length} characters of JSON`, credits: pageCost + CREDIT_COSTS.jsonFormat };
-    }
-    return {
-      text: `(HTTP ${outcome.statusCode})\n${markdown.slice(0, PAGE_TEXT_LIMIT)}`,
-      summary: `HTTP ${outcome.statusCode}, ${markdown.length} characters`,
-      credits: pageCost,
-    };
+    const formats = call.tool === 'extract' ? ['markdown', { type: 'json', prompt: call.prompt }] : ['markdown'];
+    const options = scrapeOptionsSchema.parse({ formats, threatProtection: call.threatProtection });
+    const task = { teamId: call.teamId, jobId: call.runId, url, sourceUrl: url, options };
+    return runPage(deps, steps, task, agentPagePolicy(call.tool, deadline));
+  };
+}
+
+/**
+ * An agent's page: it reads the team's cache, waits briefly for a slot, and persists nothing of
+ * its own. Its text goes to the run's transcript, stored with its charge by the agentTool activity.
+ */
+function agentPagePolicy(tool: 'scrape' | 'extract', deadline: number): PagePolicy<ToolOutcome> {
+  return {
+    slotWaitMs: AGENT_SLOT_WAIT_MS,
+    deadline: () => deadline,
+    cacheReads: true,
+    async persist({ outcome, creditsUsed }) {
+      const status = `HTTP ${outcome.statusCode}`;
+      if (tool === 'extract') {
+        const json = JSON.stringify(outcome.document.json ?? null);
+        return { text: `(${status})\n${json.slice(0, PAGE_TEXT_LIMIT)}`, summary: `${status}, ${json.length} characters of JSON`, credits: creditsUsed };
+      }
+      const markdown = markdownOf(outcome);
+      return { text: `(${status})\n${markdown.slice(0, PAGE_TEXT_LIMIT)}`, summary: `${status}, ${markdown.length} characters`, credits: creditsUsed };
+    },
   };
 }
 

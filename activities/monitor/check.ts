@@ -42,6 +42,7 @@ import type { ActivityDeps } from '../deps.js';
 import { modelFor } from '../page/enrich/model.js';
 import { jobIdFor } from './ids.js';
 import type { MonitorSearchResult } from './search-target.js';
+import { jobWorkflowId } from '../../lib/workflow-ids.js';
 
 export interface BeginMonitorCheckInput {
   monitorId: string;
@@ -138,7 +139,7 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
           continue;
         }
         const jobId = jobIdFor(input.checkId, target.id);
-        const workflowId = `${plan.kind === 'crawl' ? 'crawl' : 'batch'}-${jobId}`;
+        const workflowId = jobWorkflowId(plan.kind, jobId);
         await insertJob(deps.db, {
           id: jobId,
           team_id: monitor.team_id,

@@ -4,13 +4,12 @@
  * them by URL, and reports each as `new` unless the target's previous check already had it
  * (`same`). Discovery, not diffing: nothing is scraped. Charged at search's price.
  */
-import { Context } from '@temporalio/activity';
 import { previousCheckPages } from '../../db/repositories/monitors.js';
-import { toApplicationFailure } from '../../lib/errors.js';
 import type { ComparedPage } from '../../lib/monitor/check-pages.js';
 import { searchCredits, type SearchPlan } from '../../lib/monitor/plan.js';
 import { parseTbs } from '../../lib/search/tbs.js';
 import { exactPageKey } from '../../lib/url/normalize.js';
+import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
 import { withPageSignal } from '../page/signal.js';
 import { chargeWith, requireCredits } from '../page/team-budget.js';
@@ -39,12 +38,7 @@ const MAX_SNIPPET = 500;
 export function createMonitorSearchActivity(deps: ActivityDeps) {
   const provider = searchProviderOf(deps);
   return async function runMonitorSearch(input: MonitorSearchInput): Promise<MonitorSearchResult> {
-    try {
-      return await withPageSignal(Date.now() + SEARCH_TIMEOUT_MS, (signal) => search(input, signal));
-    } catch (err) {
-      if (Context.current().cancellationSignal.aborted) throw err;
-      throw toApplicationFailure(err);
-    }
+    return atActivityBoundary(() => withPageSignal(Date.now() + SEARCH_TIMEOUT_MS, (signal) => search(input, signal)));
   };
 
   async function search(input: MonitorSearchInput, signal: AbortSignal): Promise<MonitorSearchResult> {

@@ -71,13 +71,13 @@ export interface PagePolicy<Result> {
   /** Whether a cached copy may answer instead of a fetch (see PageOwner.cacheReads). */
   cacheReads: boolean;
   /**
-   * The team's plan and credits, read once for several pages (a crawlPages batch); read for this
-   * page when absent. Only the admission check uses it: each charge re-checks under a row lock.
+   * The team's plan and credits, read once for several pages (a frontier slice's lane); read for
+   * this page when absent. Only the admission check uses it: each charge re-checks under a row lock.
    */
   budget?: Promise<TeamBudget>;
   /**
-   * A slot of the team's concurrency limit its batch leased for this page (a crawlPages batch,
-   * activities/crawl-page.ts); the page then leases none of its own.
+   * A slot of the team's concurrency limit already held for this page (a frontier slice's lane,
+   * activities/crawl-slice.ts); the page then leases none of its own.
    */
   slot?: HeldSlot;
   /** The Document id to use; defaults to a fresh one. */

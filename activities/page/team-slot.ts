@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context, log } from '@temporalio/activity';
-import { acquireSlots, releaseSlots, renewSlots, type SlotLease } from '../../db/repositories/concurrency-slots.js';
+import { acquireSlot, releaseSlots, renewSlots, type SlotLease } from '../../db/repositories/concurrency-slots.js';
 import type { Db } from '../../db/connect.js';
 
 /** A lease outlives a dead worker by at most this long. */
@@ -47,47 +47,33 @@ export interface HeldSlot extends SlotLease {
 
 /**
  * Runs `work` holding one of the team's slots, or returns NO_SLOT when none came free within
- * `waitMs`. Heartbeats while it waits, so a cancellation reaches it (as CancelledFailure).
+ * `waitMs`. Heartbeats while it waits, so a cancellation reaches it (as CancelledFailure). The
+ * slot is renewed while `work` runs and freed after it, unless `work` released it itself.
  */
 export async function withTeamSlot<T>(
   db: Db,
   request: TeamSlotRequest,
   work: (slot: HeldSlot) => Promise<T>,
 ): Promise<T | typeof NO_SLOT> {
-  return withTeamSlots(db, request, 1, (slots) => work(slots[0]!));
-}
-
-/**
- * Runs `work` holding between one and `count` of the team's slots, taken, renewed and (those
- * `work` did not release) freed in one statement each, or returns NO_SLOT when none came free
- * within `waitMs`. A batch of pages runs a page per slot and hands the others back.
- */
-export async function withTeamSlots<T>(
-  db: Db,
-  request: TeamSlotRequest,
-  count: number,
-  work: (slots: HeldSlot[]) => Promise<T>,
-): Promise<T | typeof NO_SLOT> {
   const ctx = Context.current();
   const group = { teamId: request.teamId, leaseId: randomUUID() };
   const giveUpAt = Date.now() + request.waitMs;
   let pollMs = POLL_FIRST_MS;
-  let leases = await acquireSlots(db, group.teamId, request.limit, count, group.leaseId, LEASE_TTL_MS);
-  while (leases.length === 0) {
+  let lease = await acquireSlot(db, group.teamId, request.limit, group.leaseId, LEASE_TTL_MS);
+  while (!lease) {
     if (Date.now() >= giveUpAt) return NO_SLOT;
     ctx.heartbeat();
     await ctx.sleep(Math.min(pollMs, Math.max(0, giveUpAt - Date.now())));
     pollMs = Math.min(pollMs * 2, POLL_MAX_MS);
-    leases = await acquireSlots(db, group.teamId, request.limit, count, group.leaseId, LEASE_TTL_MS);
+    lease = await acquireSlot(db, group.teamId, request.limit, group.leaseId, LEASE_TTL_MS);
   }
 
-  const held: HeldSlot[] = leases.map((lease) => ({ ...lease, released: false }));
-  const stillHeld = () => held.filter((slot) => !slot.released).length;
+  const held: HeldSlot = { ...lease, released: false };
   const renewal = setInterval(() => {
     renewSlots(db, group, LEASE_TTL_MS).then(
       (kept) => {
         // Only after a stall longer than the TTL; the page finishes, one over the limit for a moment.
-        if (kept < stillHeld()) log.warn('team slot: lease expired while pages ran', { teamId: group.teamId });
+        if (kept === 0 && !held.released) log.warn('team slot: lease expired while pages ran', { teamId: group.teamId });
       },
       (err: unknown) => log.warn('team slot: renewal failed', { teamId: group.teamId, error: String(err) }),
     );
@@ -97,7 +83,7 @@ export async function withTeamSlots<T>(
   } finally {
     clearInterval(renewal);
     // A failed release is not the pages' failure: the lease expires on its own.
-    if (stillHeld() > 0) {
+    if (!held.released) {
       await releaseSlots(db, group).catch((err: unknown) =>
         log.warn('team slot: release failed', { teamId: group.teamId, error: String(err) }),
       );

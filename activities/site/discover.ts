@@ -8,6 +8,7 @@ import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import type { ActivityDeps } from '../deps.js';
 import type { RobotsLookup } from './site-rules.js';
+import { MAX_JOB_PAGES } from '../../contracts/job-limits.js';
 
 /**
  * What this process knows to be in each job's frontier. A frontier never shrinks, so a job seen
@@ -24,7 +25,6 @@ interface KnownFrontier {
 }
 const knownFrontiers = new Map<string, KnownFrontier>();
 const FRONTIERS_KEPT = 200;
-const KEYS_KEPT_PER_JOB = 100_000;
 
 function knownFrontier(jobId: string): KnownFrontier {
   let known = knownFrontiers.get(jobId);
@@ -68,7 +68,7 @@ export async function discover(
   known.full ||= full;
   // A blocked URL is recorded once; it is as done as one in the frontier.
   for (const key of [...candidates.map((c) => c.urlKey), ...blocked.map((b) => b.key)]) {
-    if (known.keys.size >= KEYS_KEPT_PER_JOB) break;
+    if (known.keys.size >= MAX_JOB_PAGES) break;
     known.keys.add(key);
   }
   return added;

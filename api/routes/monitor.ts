@@ -37,10 +37,9 @@ import {
   checkWorkflowOptions,
   createMonitorSchedule,
   deleteMonitorSchedule,
-  manualCheckWorkflowId,
-  monitorScheduleId,
   updateMonitorSchedule,
 } from '../monitor-schedules.js';
+import { manualCheckWorkflowId, monitorScheduleId } from '../../lib/workflow-ids.js';
 import { assertNotificationSupported, estimatedCreditsPerMonth, scheduleOf, storedTargets } from '../monitor-plan.js';
 import { checkPageView, checkView, monitorView } from '../monitor-view.js';
 import { publicBaseUrl } from '../public-url.js';

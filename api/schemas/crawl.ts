@@ -4,6 +4,7 @@ import { crawlOptionsFromV1 } from '../../lib/crawl/v1-options.js';
 import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from '../../contracts/scrape-options.js';
 import { targetUrlSchema } from './url.js';
 import { webhookSchema } from '../../contracts/webhook.js';
+import { MAX_JOB_PAGES } from '../../contracts/job-limits.js';
 
 export const crawlScrapeOptionsSchema = z
   .strictObject(scrapeOptionsShape)
@@ -14,7 +15,7 @@ export const crawlScrapeOptionsSchema = z
 /** The crawler options, shared by v2 and (after renaming) v1. */
 export const crawlerOptionsShape = {
   ...crawlScopeShape,
-  limit: z.number().int().min(1).max(100_000).default(10_000).describe('Most pages to scrape'),
+  limit: z.number().int().min(1).max(MAX_JOB_PAGES).default(10_000).describe('Most pages to scrape'),
   sitemap: z.enum(['include', 'skip', 'only']).default('include').describe('Use sitemaps: with links, never, or only'),
   ignoreRobotsTxt: z.boolean().default(false).describe('Do not honour robots.txt'),
   ignoreQueryParameters: z.boolean().default(false).describe('Treat URLs differing only in query as one'),

@@ -11,8 +11,8 @@ export interface HistoryStats {
   eventsByType: Map<string, number>;
   activitiesByType: Map<string, number>;
   /**
-   * Pages per worker identity (`<pid>@<host>`): that started their crawlPage or crawlPages
-   * activity, or that a crawlSlice it completed settled.
+   * Pages per worker identity (`<pid>@<host>`): that started their crawlPage activity, or that a
+   * crawlSlice it completed settled.
    */
   pagesByWorker: Map<string, number>;
 }
@@ -25,12 +25,6 @@ function payload<T>(data: Uint8Array | null | undefined): Partial<T> | undefined
   } catch {
     return undefined;
   }
-}
-
-/** The pages of a crawlPages activity, from its input. */
-function batchSize(data: Uint8Array | null | undefined): number {
-  const pages = payload<{ pages: unknown[] }>(data)?.pages;
-  return Array.isArray(pages) ? pages.length : 1;
 }
 
 /** The pages a crawlSlice settled, from its result (activities/crawl-slice.ts). */
@@ -52,7 +46,6 @@ export async function historyStats(client: Client, workflowId: string): Promise<
     stats.runs += 1;
     const history = await client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
     const typeByScheduledId = new Map<string, string>();
-    const pagesByScheduledId = new Map<string, number>();
     for (const event of history.events ?? []) {
       stats.events += 1;
       const type = protos.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType);
@@ -61,13 +54,11 @@ export async function historyStats(client: Client, workflowId: string): Promise<
       if (scheduled) {
         bump(stats.activitiesByType, scheduled);
         typeByScheduledId.set(String(event.eventId), scheduled);
-        if (scheduled === 'crawlPages') pagesByScheduledId.set(String(event.eventId), batchSize(event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data));
       }
       const started = event.activityTaskStartedEventAttributes;
       const startedType = started && typeByScheduledId.get(String(started.scheduledEventId));
-      if (started?.identity && (startedType === 'crawlPage' || startedType === 'crawlPages')) {
-        const pages = pagesByScheduledId.get(String(started.scheduledEventId)) ?? 1;
-        stats.pagesByWorker.set(started.identity, (stats.pagesByWorker.get(started.identity) ?? 0) + pages);
+      if (started?.identity && startedType === 'crawlPage') {
+        stats.pagesByWorker.set(started.identity, (stats.pagesByWorker.get(started.identity) ?? 0) + 1);
       }
       const completed = event.activityTaskCompletedEventAttributes;
       if (completed?.identity && typeByScheduledId.get(String(completed.scheduledEventId)) === 'crawlSlice') {

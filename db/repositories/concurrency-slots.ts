@@ -17,7 +17,7 @@ export interface SlotLease {
   leaseId: string;
 }
 
-/** The slots taken together under one lease id (a crawlPages batch's): renewed and released as one. */
+/** The slots taken together under one lease id (one page's, or a frontier slice lane's): renewed and released as one. */
 export type SlotGroup = Pick<SlotLease, 'teamId' | 'leaseId'>;
 
 /** One free slot, as acquireSlots; undefined when all `limit` are held. */

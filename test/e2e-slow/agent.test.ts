@@ -5,9 +5,13 @@
  * partial snapshots, webhooks and a SIGKILLed worker are in the second describe.
  */
 import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../../db/connect.js';
+import { DEFAULT_PLAN } from '../../lib/plans.js';
 import { setWebhookSecret } from '../../db/repositories/webhook-secrets.js';
 import { apiClient } from '../helpers/api-client.js';
 import { closedPort } from '../helpers/closed-port.js';
@@ -25,6 +29,26 @@ const PAGES: Record<string, string> = {
   '/products/gadget': '<h1>Gadget</h1><p>The Gadget costs 12 euros.</p>',
 };
 const SCHEMA = { type: 'object', properties: { products: { type: 'array', items: { type: 'string' } } }, required: ['products'] };
+
+/** A site whose every page takes `delayMs`, counting the requests it serves at once. */
+async function startCountingServer(delayMs: number) {
+  const counts = { inFlight: 0, maxInFlight: 0, paths: [] as string[] };
+  const server = http.createServer((req, res) => {
+    counts.inFlight += 1;
+    counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
+    counts.paths.push(req.url ?? '');
+    setTimeout(() => {
+      counts.inFlight -= 1;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>Page ${req.url}</p></body></html>`);
+    }, delayMs);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return Object.assign(counts, {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
 
 let stack: ModelTeam;
 let model: FakeModelServer;
@@ -284,6 +308,32 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
     for (const agent of new Set(events.map((e) => e.agent.id))) {
       const seqs = events.filter((e) => e.agent.id === agent).map((e) => e.producerSequence);
       expect(seqs).toEqual(seqs.map((_, i) => i));
+    }
+  });
+
+  it("takes one of the team's concurrency slots per page: at concurrency 1 an orchestrator and its sub-agents never fetch two pages at once", async () => {
+    const site = await startCountingServer(300);
+    await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--concurrency', '1']);
+    try {
+      model.reset();
+      model.scriptFor(
+        'Task: Read three pages',
+        say({ tool: 'spawn_subagent', task: 'Read page a' }),
+        say({ tool: 'spawn_subagent', task: 'Read page b' }),
+        say({ tool: 'scrape', url: `${site.origin}/c` }),
+        say({ tool: 'wait_for_subagents' }),
+        say({ tool: 'finish', result: { products: ['a', 'b', 'c'] } }),
+      );
+      model.scriptFor('Task: Read page a', say({ tool: 'scrape', url: `${site.origin}/a` }), say({ tool: 'finish', result: { page: 'a' } }));
+      model.scriptFor('Task: Read page b', say({ tool: 'scrape', url: `${site.origin}/b` }), say({ tool: 'finish', result: { page: 'b' } }));
+      const started = await api('/v2/agent', { body: { prompt: 'Read three pages', schema: SCHEMA } });
+      expect(await finished(started.body.id)).toMatchObject({ status: 'completed', creditsUsed: 3 });
+      expect([...site.paths].sort()).toEqual(['/a', '/b', '/c']);
+      // Three agents asked for a page at about the same time; the team's one slot served them in turn.
+      expect(site.maxInFlight).toBe(1);
+    } finally {
+      await runAdmin(databaseUrl, ['teams', 'set', 'agent-team', '--concurrency', String(DEFAULT_PLAN.concurrency)]);
+      await site.close();
     }
   });
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../db/connect.js';
-import { purgeScheduleId } from '../../worker/schedules.js';
+import { purgeScheduleId } from '../../lib/workflow-ids.js';
 import { apiClient } from '../helpers/api-client.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';

@@ -2,40 +2,36 @@
  * The page-job workflow (crawls and batch scrapes) on a real Temporal dev server, with its
  * activities stubbed by an in-memory frontier: no Postgres, no Chromium, seconds per case.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SliceEnd } from '../../../activities/crawl-slice.js';
 import type { TrawlActivities } from '../../../activities/index.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
-import type { FrontierPage } from '../../../lib/crawl/settings.js';
+import type { CrawlerSettings, FrontierPage } from '../../../lib/crawl/settings.js';
 import { CREDITS_EXHAUSTED_WARNING } from '../../../lib/credits.js';
-import { findOrBuildTemporalCli } from '../../../scripts/temporal-cli.js';
-import { buildWorkflowBundle, type WorkflowBundle } from '../../../worker/create-worker.js';
-import { batchScrapeWorkflow } from '../../../workflows/index.js';
+import { batchScrapeWorkflow, crawlWorkflow } from '../../../workflows/index.js';
 import { getProgressQuery } from '../../../workflows/messages.js';
 import type { PageJobInput } from '../../../workflows/page-job.js';
+import { startWorkflowTestEnv, type WorkflowTestEnv } from '../../helpers/workflow-test-env.js';
 
-let env: TestWorkflowEnvironment;
-let workflowBundle: WorkflowBundle;
+/** Histories of crawls, committed: today's workflow code must replay them (README, Extending Trawl). */
+const HISTORIES = new URL('../../fixtures/workflow-histories/', import.meta.url);
+
+let testEnv: WorkflowTestEnv;
+let env: WorkflowTestEnv['env'];
+let workflowBundle: WorkflowTestEnv['workflowBundle'];
 let seq = 0;
 
 beforeAll(async () => {
-  // Stub activities never heartbeat, so cancelled ones still complete; core warns about each.
-  Runtime.install({
-    logger: new DefaultLogger('ERROR'),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
-  });
-  const path = await findOrBuildTemporalCli({ log: () => undefined });
-  [env, workflowBundle] = await Promise.all([
-    TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path } } }),
-    buildWorkflowBundle(),
-  ]);
+  testEnv = await startWorkflowTestEnv();
+  ({ env, workflowBundle } = testEnv);
 }, 180_000);
 
 afterAll(async () => {
-  await env?.teardown();
+  await testEnv?.teardown();
 });
 
 /** A frontier in memory, with the bookkeeping activities over it and a scripted crawlPage. */
@@ -46,8 +42,7 @@ class FakeFrontier {
   finishes: Array<{ status: string; warning?: string; retireOpenPages?: boolean }> = [];
   inFlight = 0;
   maxInFlight = 0;
-  /** Page counts of the crawlPages activities and of the crawlSlice activities, and pages run alone through crawlPage. */
-  batches: number[] = [];
+  /** Page counts of the crawlSlice activities, and pages run alone through crawlPage. */
   slices: number[] = [];
   alone: string[] = [];
   /** Called when the job asks to complete; returning false says pages were appended meanwhile. */
@@ -80,26 +75,11 @@ class FakeFrontier {
   activities(): Partial<TrawlActivities> {
     return {
       claimPages: async ({ max }) => this.queued.splice(0, max),
+      // The frontier is seeded by the test; a crawl's kickoff only reports its robots.txt delay.
+      startCrawl: async () => ({ queued: 0 }),
       crawlPage: async ({ page }) => {
         this.alone.push(page.url);
         return this.scrapeOne(page);
-      },
-      // As the real activity does: a final failure comes back with its code, any other is handed back.
-      crawlPages: async ({ pages }) => {
-        this.batches.push(pages.length);
-        return Promise.all(
-          pages.map(async (page) => {
-            try {
-              return { status: 'done' as const, ...(await this.scrapeOne(page)) };
-            } catch (err) {
-              if (err instanceof ApplicationFailure && err.nonRetryable) {
-                const code = (err.details?.[0] as { code: string } | undefined)?.code ?? 'UNKNOWN';
-                return { status: 'failed' as const, code, message: err.message };
-              }
-              return { status: 'retry' as const };
-            }
-          }),
-        );
       },
       // As the real activity does, on the in-memory frontier: claims a page at a time until its
       // time or page budget runs out, waits while other lanes have pages in flight, hands back a
@@ -156,16 +136,9 @@ function batchInput(overrides: Partial<PageJobInput> = {}): PageJobInput {
   };
 }
 
-/** Runs `body` with a worker for `frontier` polling its own task queue. */
-async function withWorker<T>(frontier: FakeFrontier, body: (taskQueue: string) => Promise<T>): Promise<T> {
-  const taskQueue = `page-job-${++seq}`;
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle,
-    activities: frontier.activities(),
-  });
-  return worker.runUntil(body(taskQueue));
+/** Runs `body` with a worker for `frontier`'s activities. */
+function withWorker<T>(frontier: FakeFrontier, body: (taskQueue: string) => Promise<T>): Promise<T> {
+  return testEnv.withWorker(frontier.activities(), body);
 }
 
 describe('page-job workflow', () => {
@@ -214,7 +187,6 @@ describe('page-job workflow', () => {
     expect([...frontier.scraped].sort()).toEqual([...new Set(frontier.scraped)].sort());
     expect(frontier.scraped).toHaveLength(40);
     expect(frontier.maxInFlight).toBeLessThanOrEqual(10);
-    expect(frontier.batches).toEqual([]);
     // Every page was claimed by a slice once; p7 was handed back and ran again alone.
     expect(frontier.slices.reduce((a, b) => a + b, 0)).toBe(40);
     expect(frontier.alone).toEqual(['https://site.test/p7']);
@@ -261,7 +233,6 @@ describe('page-job workflow', () => {
       }),
     );
     expect(result.completed).toBe(3);
-    expect(frontier.batches).toEqual([]);
     expect(frontier.slices).toEqual([]);
     expect(frontier.alone).toHaveLength(3);
   }, 60_000);
@@ -345,5 +316,57 @@ describe('page-job workflow', () => {
     });
     expect(outcome).toBe('WorkflowFailedError');
     expect(frontier.finishes).toEqual([{ jobId: expect.any(String), status: 'cancelled' }]);
+  }, 60_000);
+});
+
+describe('page-job histories replay on today\'s workflow code', () => {
+  // A change to page-job-run.ts that alters the commands an open crawl issues breaks its replay
+  // here (DeterminismViolationError), before it breaks crawls in flight (README, Extending Trawl).
+  const crawler: CrawlerSettings = {
+    startUrl: 'https://site.test/',
+    includePaths: [],
+    excludePaths: [],
+    regexOnFullURL: false,
+    limit: 100,
+    sitemap: 'skip',
+    crawlEntireDomain: false,
+    allowSubdomains: false,
+    allowExternalLinks: false,
+    ignoreRobotsTxt: false,
+    ignoreQueryParameters: false,
+    deduplicateSimilarURLs: false,
+  };
+
+  it.each([
+    ['slices', 'frontier slices, continued-as-new', 12, { maxConcurrency: 3, pagesPerRun: 6 }],
+    ['spaced', 'one page per activity, a delay apart', 3, { delaySecs: 0.02 }],
+  ] as const)('a crawl run in %s (%s) replays every run, and so do the histories committed before', async (name, _mode, pages, overrides) => {
+    const frontier = new FakeFrontier();
+    frontier.add(pages);
+    const workflowId = `replay-${name}-${seq + 1}`;
+    await withWorker(frontier, (taskQueue) =>
+      env.client.workflow.execute(crawlWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ ...batchInput(overrides), kind: 'crawl', crawler }],
+      }),
+    );
+    expect(frontier.scraped).toHaveLength(pages);
+    const histories = [];
+    for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      histories.push(await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory());
+    }
+    expect(histories.length).toBeGreaterThanOrEqual('pagesPerRun' in overrides ? 2 : 1);
+    // RECORD_WORKFLOW_HISTORIES=1 adds today's histories beside those committed before.
+    if (process.env.RECORD_WORKFLOW_HISTORIES) {
+      const recordedOn = new Date().toISOString().slice(0, 10);
+      for (const [i, history] of histories.entries()) writeFileSync(new URL(`${name}-${recordedOn}-${i}.json`, HISTORIES), historyToJSON(history));
+    }
+    const committed = readdirSync(HISTORIES).filter((file) => file.startsWith(`${name}-`));
+    expect(committed.length).toBeGreaterThan(0);
+    for (const file of committed) histories.push(historyFromJSON(JSON.parse(readFileSync(new URL(file, HISTORIES), 'utf8'))));
+    for (const history of histories) {
+      await expect(Worker.runReplayHistory({ workflowBundle }, history, workflowId)).resolves.toBeUndefined();
+    }
   }, 60_000);
 });

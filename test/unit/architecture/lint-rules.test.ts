@@ -78,6 +78,17 @@ describe('lint rules', () => {
     expect(await brokenRules('worker/main.ts', "import { startStack } from '../scripts/stack.js';\nexport const s = startStack;\n")).toContain('no-restricted-syntax');
   });
 
+  it('keep workflow and Schedule ids to the one convention of lib/workflow-ids.ts', async () => {
+    const child = "export const o = (id: string, step: number) => ({ workflowId: `${id}-child-${step}` });\n";
+    expect(await brokenRules('workflows/agent-loop.ts', child)).toContain('no-restricted-syntax');
+    expect(await brokenRules('activities/monitor/check.ts', 'export function f(id: string) {\n  const workflowId = `crawl-${id}`;\n  return workflowId;\n}\n')).toContain(
+      'no-restricted-syntax',
+    );
+    expect(await brokenRules('worker/schedules.ts', "export const o = (q: string) => ({ scheduleId: `${q}-purge` });\n")).toContain('no-restricted-syntax');
+    expect(await brokenRules('lib/workflow-ids.ts', child)).toEqual([]);
+    expect(await brokenRules('workflows/agent-loop.ts', "export const o = (id: string) => ({ workflowId: id });\n")).toEqual([]);
+  });
+
   it('catch a promise nobody awaits', async () => {
     expect(await brokenRules('activities/map-site.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
       '@typescript-eslint/no-floating-promises',
