@@ -14,7 +14,7 @@ import { searchEntry } from '../lib/search/index-entry.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
-import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
+import { ENRICH_STEPS, type EnrichStep } from './page/enrich/steps.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
 import { pageCharge, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';

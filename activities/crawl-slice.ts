@@ -18,7 +18,7 @@ import type { FrontierPage } from '../lib/crawl/settings.js';
 import { CRAWL_SLOT_WAIT_MS, crawlPolicy, crawlTask, finalFailure, type CrawlPageInput } from './crawl-page.js';
 import type { ActivityDeps } from './deps.js';
 import { recordFailedPage } from './frontier-bookkeeping.js';
-import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
+import { ENRICH_STEPS, type EnrichStep } from './page/enrich/steps.js';
 import { NO_SLOT, runPage } from './page/pipeline.js';
 import { withTeamSlot } from './page/team-slot.js';
 import { HEARTBEAT_INTERVAL_MS } from './page/signal.js';

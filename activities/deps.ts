@@ -23,7 +23,7 @@ export interface ActivityDeps {
   transformHtml?: HtmlTransform;
   /** The language model, when one is configured (llm/model-client.ts). */
   llm?: ModelClient;
-  /** Where /search looks (activities/search/providers.ts). @default the built-in index */
+  /** Where /search looks (activities/search/providers/registry.ts). @default the built-in index */
   search?: SearchProvider;
   /** Threat protection's classifier (activities/threat/classifier.ts); without one, mode normal meets the failure policy. */
   threatClassifier?: RiskClassifier;

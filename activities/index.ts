@@ -14,7 +14,7 @@ import {
   createRecordPageFailureActivity,
 } from './frontier-bookkeeping.js';
 import { createExpandExtractUrlsActivity, createMergeExtractionActivity } from './extract.js';
-import { createMapSiteActivity } from './map-site.js';
+import { createMapSiteActivity } from './map.js';
 import { createMonitorCheckActivities } from './monitor/check.js';
 import { createMonitorEmailActivity } from './monitor/email.js';
 import { createMonitorSearchActivity } from './monitor/search-target.js';

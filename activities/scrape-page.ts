@@ -12,7 +12,7 @@ import { exactPageKey } from '../lib/url/normalize.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
-import { ENRICH_STEPS, type EnrichStep } from './page/enrich.js';
+import { ENRICH_STEPS, type EnrichStep } from './page/enrich/steps.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
 import { pageCharge, withCreditCode } from './page/team-budget.js';
 

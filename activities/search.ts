@@ -12,7 +12,7 @@ import { parseTbs } from '../lib/search/tbs.js';
 import { exactPageKey } from '../lib/url/normalize.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
-import { searchProviderOf } from './search/providers.js';
+import { searchProviderOf } from './search/providers/registry.js';
 import { withPageSignal } from './page/signal.js';
 import { chargeWith, requireCredits } from './page/team-budget.js';
 import { passesDomainFilters, type SearchCategory, type SearchResult, type SearchSource } from './search/provider.js';

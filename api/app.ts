@@ -16,7 +16,7 @@ import { searchRoutes } from './routes/search.js';
 import { agentRoutes } from './routes/agent.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
-import { monitorRoutes } from './routes/monitor.js';
+import { monitorRoutes } from './monitor/routes.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';

@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { planChangeSchema } from '../api/schemas/accounts.js';
 import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey } from '../api/accounts.js';
 import { describeScopes, SCOPES } from '../api/auth/api-keys.js';
-import { deleteMonitorSchedule } from '../api/monitor-schedules.js';
+import { deleteMonitorSchedule } from '../api/monitor/schedules.js';
 import { createDb, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { listApiKeys } from '../db/repositories/api-keys.js';

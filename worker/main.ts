@@ -12,7 +12,7 @@ import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createTransformPool, defaultTransformThreads } from '../scraper/html/transform-pool.js';
 import { createModelClient } from '../llm/model-client.js';
-import { createSearchProvider } from '../activities/search/providers.js';
+import { createSearchProvider } from '../activities/search/providers/registry.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
 import { createWorker, readWorkflowBundle } from './create-worker.js';

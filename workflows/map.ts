@@ -1,5 +1,5 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
-import type { MapSiteInput, MapSiteResult } from '../activities/map-site.js';
+import type { MapSiteInput, MapSiteResult } from '../activities/map.js';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../contracts/map-timeout.js';
 import { pageActivities } from './activities.js';
 

@@ -12,11 +12,11 @@ import { scrapeOptionsSchema, type ThreatProtectionOverride } from '../../contra
 import { CREDIT_COSTS, pageCredits } from '../../lib/credits.js';
 import type { FetchTool } from '../../llm/agent-step.js';
 import type { ActivityDeps } from '../deps.js';
-import { createSiteMapper } from '../map-site.js';
+import { createSiteMapper } from '../site/mapper.js';
 import { markdownOf } from '../page/enrich/model.js';
-import { ENRICH_STEPS, type EnrichStep } from '../page/enrich.js';
+import { ENRICH_STEPS, type EnrichStep } from '../page/enrich/steps.js';
 import { type NO_SLOT, runPage, type PagePolicy } from '../page/pipeline.js';
-import { searchProviderOf } from '../search/providers.js';
+import { searchProviderOf } from '../search/providers/registry.js';
 import type { RobotsLookup } from '../site/site-rules.js';
 import { pageThreatGate } from '../threat/gate.js';
 

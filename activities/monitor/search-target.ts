@@ -14,7 +14,7 @@ import type { ActivityDeps } from '../deps.js';
 import { withPageSignal } from '../page/signal.js';
 import { chargeWith, requireCredits } from '../page/team-budget.js';
 import { passesDomainFilters } from '../search/provider.js';
-import { searchProviderOf } from '../search/providers.js';
+import { searchProviderOf } from '../search/providers/registry.js';
 import { jobIdFor } from './ids.js';
 
 export interface MonitorSearchInput {

@@ -22,7 +22,7 @@ import type { TeamPlan } from '../../lib/plans.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
 import { pageThreatGate, type PageThreatGate } from '../threat/gate.js';
-import { enrich, type EnrichStep } from './enrich.js';
+import { enrich, type EnrichStep } from './enrich/steps.js';
 import { previousValidators } from './enrich/change-tracking.js';
 import { addWarning } from './enrich/model.js';
 import { fetchPage } from './fetch.js';

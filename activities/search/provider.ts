@@ -1,6 +1,6 @@
 /**
  * What a search provider is: one module per provider (activities/search/providers/*), chosen by
- * SEARCH_PROVIDER in activities/search/providers.ts. A provider answers one source at a time; the
+ * SEARCH_PROVIDER in activities/search/providers/registry.ts. A provider answers one source at a time; the
  * search activity fans out over the sources asked for and applies the domain filters.
  */
 import type { TimeRange } from '../../lib/search/tbs.js';

@@ -14,7 +14,7 @@ import { threatPolicySchema } from '../../contracts/threat-policy.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
-import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../schemas/monitor.js';
+import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../monitor/schemas.js';
 import { statusQuerySchema } from '../routes/job-status.js';
 import * as r from './responses.js';
 

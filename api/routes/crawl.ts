@@ -84,7 +84,7 @@ async function withPromptOptions(deps: AppDeps, teamId: string, body: CrawlReque
   };
 }
 
-/** The crawl's settings from its parsed request; monitors' crawl targets use it too (api/monitor-plan.ts). */
+/** The crawl's settings from its parsed request; monitors' crawl targets use it too (api/monitor/plan.ts). */
 export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequest, 'webhook' | 'prompt' | 'zeroDataRetention' | 'origin' | 'integration' | 'delay' | 'maxConcurrency'>>): CrawlerSettings {
   return {
     startUrl: absoluteHttpUrl(body.url)!,

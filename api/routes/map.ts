@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import type { MapJobResult } from '../../activities/map-site.js';
+import type { MapJobResult } from '../../activities/map.js';
 import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../../contracts/map-options.js';
 import { findTeamJob } from '../../db/repositories/jobs.js';

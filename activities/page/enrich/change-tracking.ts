@@ -13,7 +13,7 @@ import { changeTracking, type ChangeTracking } from '../../../scraper/change-tra
 import { jsonChanges } from '../../../scraper/change-tracking/json-changes.js';
 import type { PageValidators } from '../../../scraper/scrape.js';
 import type { ActivityDeps } from '../../deps.js';
-import type { EnrichContext, EnrichStep } from '../enrich-step.js';
+import type { EnrichContext, EnrichStep } from './step.js';
 import type { PageOwner } from '../fetch.js';
 import { markdownOf, modelFor } from './model.js';
 

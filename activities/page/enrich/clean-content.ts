@@ -5,7 +5,7 @@
  */
 import { readsMarkdown } from '../../../contracts/page-outputs.js';
 import { cleanMarkdown } from '../../../llm/page-features.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning, markdownOf, modelFor } from './model.js';
 
 export const cleanContentStep: EnrichStep = {

@@ -3,7 +3,7 @@
  * the Document's warning says they were not done. Free, no I/O.
  */
 import { notDoneWarnings } from '../../../contracts/cloud-only.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning } from './model.js';
 
 export const cloudOnlyStep: EnrichStep = {

@@ -4,7 +4,7 @@
  */
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { pickLines } from '../../../llm/page-answers.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning, markdownOf, modelFor } from './model.js';
 
 export const highlightsFormatStep: EnrichStep = {

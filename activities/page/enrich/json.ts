@@ -1,7 +1,7 @@
 /** The `json` format: the page's markdown as structured data (with the prompt-injection check first, when asked). */
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { checkPromptInjection, extractJson } from '../../../llm/page-features.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning, markdownOf, modelFor } from './model.js';
 
 export const jsonFormatStep: EnrichStep = {

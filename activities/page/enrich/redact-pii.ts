@@ -12,7 +12,7 @@
  */
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { createRedactor, unfoundEntities, type Redactor } from '../../../lib/patterns/pii.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning } from './model.js';
 
 /** Keys whose values are not text the page supplied. */

@@ -1,7 +1,7 @@
 /** The `summary` format: a concise summary of the page's main content. */
 import { CREDIT_COSTS } from '../../../lib/credits.js';
 import { summarize } from '../../../llm/page-features.js';
-import type { EnrichStep } from '../enrich-step.js';
+import type { EnrichStep } from './step.js';
 import { addWarning, markdownOf, modelFor } from './model.js';
 
 export const summaryFormatStep: EnrichStep = {

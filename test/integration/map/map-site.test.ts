@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMapSiteActivity, type MapJobResult, type MapSiteResult } from '../../../activities/map-site.js';
+import { createMapSiteActivity, type MapJobResult, type MapSiteResult } from '../../../activities/map.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../../../contracts/map-options.js';
 import { mapRequestSchema } from '../../../api/schemas/map.js';

@@ -10,7 +10,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlPageActivity, type CrawlPageResult } from '../../../activities/crawl-page.js';
 import type { ActivityDeps } from '../../../activities/deps.js';
-import { ENRICH_STEPS } from '../../../activities/page/enrich.js';
+import { ENRICH_STEPS } from '../../../activities/page/enrich/steps.js';
 import { createScrapePageActivity, type ScrapePageResult } from '../../../activities/scrape-page.js';
 import { createRobotsLookup } from '../../../activities/site/site-rules.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';

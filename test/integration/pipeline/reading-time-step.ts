@@ -3,7 +3,7 @@
  * time to every page that asked for markdown, at one extra credit. Shown there as
  * activities/page/enrich/reading-time.ts; kept here because Trawl does not ship it.
  */
-import type { EnrichStep } from '../../../activities/page/enrich-step.js';
+import type { EnrichStep } from '../../../activities/page/enrich/step.js';
 
 const WORDS_PER_MINUTE = 230;
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EnrichStep } from '../../../activities/page/enrich.js';
+import type { EnrichStep } from '../../../activities/page/enrich/steps.js';
 import { createScrapePageActivity } from '../../../activities/scrape-page.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';

@@ -40,7 +40,7 @@ describe('lint rules', () => {
       '@typescript-eslint/no-restricted-imports',
     );
     expect(
-      await brokenRules('activities/map-site.ts', "import { mapWorkflow } from '../workflows/map.js';\nexport const m = mapWorkflow;\n"),
+      await brokenRules('activities/map.ts', "import { mapWorkflow } from '../workflows/map.js';\nexport const m = mapWorkflow;\n"),
     ).toContain('@typescript-eslint/no-restricted-imports');
   });
 
@@ -90,7 +90,7 @@ describe('lint rules', () => {
   });
 
   it('catch a promise nobody awaits', async () => {
-    expect(await brokenRules('activities/map-site.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
+    expect(await brokenRules('activities/map.ts', 'async function f() {}\nexport function g() { f(); }\n')).toContain(
       '@typescript-eslint/no-floating-promises',
     );
   });

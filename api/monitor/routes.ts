@@ -1,6 +1,6 @@
 /**
  * Monitors (Firecrawl's /v2/monitor): scheduled re-scrapes and re-crawls with change detection.
- * Each monitor is a Temporal Schedule (api/monitor-schedules.ts) that starts a check workflow
+ * Each monitor is a Temporal Schedule (api/monitor/schedules.ts) that starts a check workflow
  * (workflows/monitor-check.ts); the check runs its targets as ordinary batch-scrape and crawl jobs
  * and records, per page, same / new / changed / removed / error.
  */
@@ -38,10 +38,10 @@ import {
   createMonitorSchedule,
   deleteMonitorSchedule,
   updateMonitorSchedule,
-} from '../monitor-schedules.js';
+} from './schedules.js';
 import { manualCheckWorkflowId, monitorScheduleId } from '../../lib/workflow-ids.js';
-import { assertNotificationSupported, estimatedCreditsPerMonth, scheduleOf, storedTargets } from '../monitor-plan.js';
-import { checkPageView, checkView, monitorView } from '../monitor-view.js';
+import { assertNotificationSupported, estimatedCreditsPerMonth, scheduleOf, storedTargets } from './plan.js';
+import { checkPageView, checkView, monitorView } from './view.js';
 import { publicBaseUrl } from '../public-url.js';
 import {
   monitorCheckQuerySchema,
@@ -50,7 +50,7 @@ import {
   monitorListQuerySchema,
   monitorUpdateRequestSchema,
   type MonitorWebhook,
-} from '../schemas/monitor.js';
+} from './schemas.js';
 
 export function monitorRoutes(deps: AppDeps): Router {
   const router = Router();

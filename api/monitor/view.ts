@@ -2,10 +2,10 @@
  * Monitors, checks and check pages as Firecrawl's v2 API shapes them (Monitor, MonitorCheck,
  * MonitorCheckPage in its OpenAPI document), from their rows.
  */
-import type { MonitorCheckRow, MonitorRow } from '../db/repositories/monitors.js';
-import type { MonitorCheckPageTable } from '../db/schema.js';
-import { nextRunAt, type ResolvedSchedule } from '../lib/monitor/schedule.js';
-import type { StoredTarget } from '../lib/monitor/plan.js';
+import type { MonitorCheckRow, MonitorRow } from '../../db/repositories/monitors.js';
+import type { MonitorCheckPageTable } from '../../db/schema.js';
+import { nextRunAt, type ResolvedSchedule } from '../../lib/monitor/schedule.js';
+import type { StoredTarget } from '../../lib/monitor/plan.js';
 import type { Selectable } from 'kysely';
 
 /** Said on every monitor with a goal that no model will judge. */

@@ -6,12 +6,12 @@
  * check workflow, whose first activity skips (and records) it while another check is running.
  */
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
-import type { MonitorCheckWorkflowInput } from '../workflows/monitor-check.js';
-import { monitorCheckWorkflow } from '../workflows/index.js';
-import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
-import type { AppDeps } from './deps.js';
-import { httpError } from './errors.js';
-import { monitorScheduleId, scheduledCheckWorkflowId } from '../lib/workflow-ids.js';
+import type { MonitorCheckWorkflowInput } from '../../workflows/monitor-check.js';
+import { monitorCheckWorkflow } from '../../workflows/index.js';
+import { JobKindAttribute, TeamIdAttribute } from '../../workflows/search-attributes.js';
+import type { AppDeps } from '../deps.js';
+import { httpError } from '../errors.js';
+import { monitorScheduleId, scheduledCheckWorkflowId } from '../../lib/workflow-ids.js';
 
 interface ScheduleFields {
   monitorId: string;

@@ -1,10 +1,10 @@
-/** What an enrich step is (activities/page/enrich.ts runs them). */
-import type { ChangeDetection } from '../../contracts/change-detection.js';
-import type { PageOutputs } from '../../contracts/page-outputs.js';
-import type { ScrapeOptions } from '../../contracts/scrape-options.js';
-import type { ScrapeOutcome } from '../../scraper/scrape.js';
-import type { ActivityDeps } from '../deps.js';
-import type { PageOwner } from './fetch.js';
+/** What an enrich step is (activities/page/enrich/steps.ts runs them). */
+import type { ChangeDetection } from '../../../contracts/change-detection.js';
+import type { PageOutputs } from '../../../contracts/page-outputs.js';
+import type { ScrapeOptions } from '../../../contracts/scrape-options.js';
+import type { ScrapeOutcome } from '../../../scraper/scrape.js';
+import type { ActivityDeps } from '../../deps.js';
+import type { PageOwner } from '../fetch.js';
 
 export interface EnrichContext {
   deps: ActivityDeps;

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { httpHeadersSchema } from '../../contracts/http-headers.js';
 import { requestMetaShape } from '../../contracts/scrape-options.js';
-import { crawlerOptionsShape, crawlScrapeOptionsSchema } from './crawl.js';
-import { targetUrlSchema } from './url.js';
+import { crawlerOptionsShape, crawlScrapeOptionsSchema } from '../schemas/crawl.js';
+import { targetUrlSchema } from '../schemas/url.js';
 
 export const MONITOR_WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
 

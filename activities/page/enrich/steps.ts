@@ -4,20 +4,20 @@
  * and returns the credits it costs beyond the page's own.
  *
  * To add one (an LLM format, a classifier): write `activities/page/enrich/<step>.ts` exporting an
- * EnrichStep (activities/page/enrich-step.ts) and list it in ENRICH_STEPS. The README's
+ * EnrichStep (activities/page/enrich/step.ts) and list it in ENRICH_STEPS. The README's
  * "Extending Trawl" section walks through an example.
  */
-import { answerFormatStep } from './enrich/answer.js';
-import { changeTrackingStep } from './enrich/change-tracking.js';
-import { cleanContentStep } from './enrich/clean-content.js';
-import { cloudOnlyStep } from './enrich/cloud-only.js';
-import { highlightsFormatStep } from './enrich/highlights.js';
-import { jsonFormatStep } from './enrich/json.js';
-import { redactPiiOutputsStep, redactPiiStep } from './enrich/redact-pii.js';
-import { summaryFormatStep } from './enrich/summary.js';
-import type { EnrichContext, EnrichStep } from './enrich-step.js';
+import { answerFormatStep } from './answer.js';
+import { changeTrackingStep } from './change-tracking.js';
+import { cleanContentStep } from './clean-content.js';
+import { cloudOnlyStep } from './cloud-only.js';
+import { highlightsFormatStep } from './highlights.js';
+import { jsonFormatStep } from './json.js';
+import { redactPiiOutputsStep, redactPiiStep } from './redact-pii.js';
+import { summaryFormatStep } from './summary.js';
+import type { EnrichContext, EnrichStep } from './step.js';
 
-export type { EnrichContext, EnrichStep } from './enrich-step.js';
+export type { EnrichContext, EnrichStep } from './step.js';
 
 export const ENRICH_STEPS: readonly EnrichStep[] = [
   cleanContentStep,

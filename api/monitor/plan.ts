@@ -5,15 +5,15 @@
  * are 400s here, before anything is written.
  */
 import { randomUUID } from 'node:crypto';
-import { creditsPerCheck, DEFAULT_SEARCH_MAX_RESULTS, monitorScrapeOptions, monitorTag, SEARCH_WINDOW_TBS, type StoredTarget, type TargetPlan } from '../lib/monitor/plan.js';
-import { resolveSchedule, runsPerMonth, ScheduleError, type MonitorScheduleInput, type ResolvedSchedule } from '../lib/monitor/schedule.js';
-import { exactPageKey } from '../lib/url/normalize.js';
-import type { AppDeps } from './deps.js';
-import { httpError } from './errors.js';
-import { crawlerSettings } from './routes/crawl.js';
-import type { MonitorCreateRequest, MonitorTarget } from './schemas/monitor.js';
-import { absoluteHttpUrl } from './schemas/url.js';
-import { assertScrapeOptionsSupported, type DeploymentFeatures } from './unsupported-options.js';
+import { creditsPerCheck, DEFAULT_SEARCH_MAX_RESULTS, monitorScrapeOptions, monitorTag, SEARCH_WINDOW_TBS, type StoredTarget, type TargetPlan } from '../../lib/monitor/plan.js';
+import { resolveSchedule, runsPerMonth, ScheduleError, type MonitorScheduleInput, type ResolvedSchedule } from '../../lib/monitor/schedule.js';
+import { exactPageKey } from '../../lib/url/normalize.js';
+import type { AppDeps } from '../deps.js';
+import { httpError } from '../errors.js';
+import { crawlerSettings } from '../routes/crawl.js';
+import type { MonitorCreateRequest, MonitorTarget } from './schemas.js';
+import { absoluteHttpUrl } from '../schemas/url.js';
+import { assertScrapeOptionsSupported, type DeploymentFeatures } from '../unsupported-options.js';
 
 export function scheduleOf(input: MonitorScheduleInput): ResolvedSchedule {
   try {

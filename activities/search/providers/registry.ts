@@ -2,12 +2,12 @@
  * The search providers, by SEARCH_PROVIDER. To add one (Serper, Brave, SearchAPI): write
  * `providers/<name>-provider.ts` returning a SearchProvider, and add its line here.
  */
-import type { Db } from '../../db/connect.js';
-import type { ActivityDeps } from '../deps.js';
-import type { SearchConfig } from '../../lib/config.js';
-import type { SearchProvider } from './provider.js';
-import { createIndexProvider } from './providers/index-provider.js';
-import { createSearxngProvider } from './providers/searxng-provider.js';
+import type { Db } from '../../../db/connect.js';
+import type { ActivityDeps } from '../../deps.js';
+import type { SearchConfig } from '../../../lib/config.js';
+import type { SearchProvider } from '../provider.js';
+import { createIndexProvider } from './index-provider.js';
+import { createSearxngProvider } from './searxng-provider.js';
 
 export function createSearchProvider(config: SearchConfig, db: Db): SearchProvider {
   switch (config.provider) {

@@ -1,5 +1,6 @@
 /**
- * POST /v2/map: the URLs of a site, found without scraping them. Sources are the site's sitemaps
+ * The site mapper behind POST /v2/map (activities/map.ts), extract's URL globs and the agent's
+ * map tool: the URLs of a site, found without scraping them. Sources are the site's sitemaps
  * (robots.txt `Sitemap:` lines, /sitemap.xml, nested indexes) and the links on the start page,
  * fetched once with the plain HTTP engine: a JavaScript-only shell contributes what its HTML has,
  * and the sitemaps do the rest. Rules, in order:
@@ -21,46 +22,32 @@
  *  - `delay`: the map's own requests (start page, sitemaps) are that many seconds apart;
  *  - with `search`: ranked by rankBySearch, then only links matching a query token are kept;
  *  - cut to `limit`.
- * The links go to the job row, not back through Temporal: 100,000 of them exceed its payload limit.
- * Storing them completes the map job: the map's "completed" belongs to this activity; the API,
- * which waits for it, records only a failure or timeout.
  */
-import { Context } from '@temporalio/activity';
-import type { MapOptions } from '../contracts/map-options.js';
-import type { SiteFetchRoute } from '../lib/crawl/settings.js';
-import { completeJobWithResult } from '../db/repositories/jobs.js';
-import { CREDIT_COSTS } from '../lib/credits.js';
-import { rankBySearch } from '../lib/crawl/map-rank.js';
-import { createScope } from '../lib/crawl/scope.js';
-import { NonRetryablePageError, TrawlError } from '../lib/errors.js';
-import { normalizePathname, normalizeUrl, resolveLink } from '../lib/url/normalize.js';
-import { discoverSitemapUrls, type SitemapDiscovery, type SitemapFetchBytes } from '../scraper/discovery/sitemaps.js';
-import { fetchWithHttp } from '../scraper/engines/http.js';
-import { DIRECT_ROUTES, withProxyRoute } from '../scraper/net/proxy-routes.js';
-import { transformContent } from '../scraper/html/content.js';
-import type { FetchRequest, FetchedPage, TransformOptions } from '../scraper/types.js';
-import { atActivityBoundary } from './boundary.js';
-import type { ActivityDeps } from './deps.js';
-import { withPageSignal } from './page/signal.js';
-import { chargeWith, requireCredits } from './page/team-budget.js';
-import { pageThreatGate } from './threat/gate.js';
-import { plainFetcher, type RobotsLookup } from './site/site-rules.js';
-import { pacer, type Pace } from './site/pacer.js';
-import { MAX_JOB_PAGES } from '../contracts/job-limits.js';
+import type { MapOptions } from '../../contracts/map-options.js';
+import { MAX_JOB_PAGES } from '../../contracts/job-limits.js';
+import type { SiteFetchRoute } from '../../lib/crawl/settings.js';
+import { rankBySearch } from '../../lib/crawl/map-rank.js';
+import { createScope } from '../../lib/crawl/scope.js';
+import { TrawlError } from '../../lib/errors.js';
+import { normalizePathname, normalizeUrl, resolveLink } from '../../lib/url/normalize.js';
+import { discoverSitemapUrls, type SitemapDiscovery, type SitemapFetchBytes } from '../../scraper/discovery/sitemaps.js';
+import { fetchWithHttp } from '../../scraper/engines/http.js';
+import { DIRECT_ROUTES, withProxyRoute } from '../../scraper/net/proxy-routes.js';
+import { transformContent } from '../../scraper/html/content.js';
+import type { FetchRequest, FetchedPage, TransformOptions } from '../../scraper/types.js';
+import type { ActivityDeps } from '../deps.js';
+import { plainFetcher, type RobotsLookup } from './site-rules.js';
+import { pacer, type Pace } from './pacer.js';
 
-export interface MapSiteInput {
+/** What to map; the map activity's input (activities/map.ts) and extract's and the agent's calls. */
+export interface SiteMapRequest {
   jobId: string;
   teamId: string;
   /** Absolute start URL. */
   url: string;
   options: MapOptions;
-  /** Epoch ms by which the map must be done, set by the API that accepted the request. */
+  /** Epoch ms by which the map must be done. */
   deadline: number;
-}
-
-/** Only the count: the links themselves (up to 100,000) are in the job row, far over Temporal's payload limit. */
-export interface MapSiteResult {
-  count: number;
 }
 
 export interface MapLink {
@@ -69,14 +56,13 @@ export interface MapLink {
   description?: string;
 }
 
-/** What the map activity stores in `jobs.result` for the API to answer with. */
-export interface MapJobResult {
+/** A site's map: what the map activity stores in `jobs.result` for the API to answer with. */
+export interface SiteMap {
   links: MapLink[];
   warning?: string;
 }
 
 const START_PAGE_TIMEOUT_MS = 30_000;
-const DEADLINE_SLACK_MS = 50;
 /** Errors of a start page Trawl refused to contact: the map's answer, not a page to skip. */
 /**
  * Start-page failures that are the caller's to hear about rather than a reason to fall back on
@@ -119,7 +105,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   /** A map has no `proxy` option: its requests take the basic pool of its location's country. */
   const viaOf = (options: MapOptions): SiteFetchRoute => ({ proxy: 'basic', country: options.location?.country, robotsUserAgent: options.robotsUserAgent });
 
-  async function readStartPage(input: MapSiteInput, signal: AbortSignal, pace: Pace, checkUrl?: CheckUrl): Promise<StartPage> {
+  async function readStartPage(input: SiteMapRequest, signal: AbortSignal, pace: Pace, checkUrl?: CheckUrl): Promise<StartPage> {
     const { url, options } = input;
     let page: FetchedPage;
     try {
@@ -151,7 +137,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     }
   }
 
-  async function readSitemaps(input: MapSiteInput, robotsSitemaps: string[], signal: AbortSignal, pace: Pace): Promise<SitemapDiscovery> {
+  async function readSitemaps(input: SiteMapRequest, robotsSitemaps: string[], signal: AbortSignal, pace: Pace): Promise<SitemapDiscovery> {
     const { url, options } = input;
     // Ranking and narrow scopes need candidates beyond `limit`; otherwise a few times `limit`
     // is plenty and spares reading a huge site's every sitemap.
@@ -172,7 +158,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
     });
   }
 
-  async function inScope(input: MapSiteInput, candidates: readonly Candidate[]): Promise<MapLink[]> {
+  async function inScope(input: SiteMapRequest, candidates: readonly Candidate[]): Promise<MapLink[]> {
     const { jobId, url: startUrl, options } = input;
     const byPath = options.filterByPath && !options.crawlEntireDomain;
     const scope = createScope({
@@ -206,7 +192,7 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   }
 
   /** `checkUrl` is asked about every redirect hop of the start page (threat protection). */
-  async function collect(input: MapSiteInput, signal: AbortSignal, checkUrl?: CheckUrl): Promise<MapJobResult> {
+  async function collect(input: SiteMapRequest, signal: AbortSignal, checkUrl?: CheckUrl): Promise<SiteMap> {
     const { url, options } = input;
     const robots = await robotsFor(input.jobId, url, viaOf(options));
     const rules = options.ignoreRobotsTxt ? undefined : robots;
@@ -236,55 +222,6 @@ export function createSiteMapper(deps: ActivityDeps, robotsFor: RobotsLookup) {
   }
 
   return collect;
-}
-
-export function createMapSiteActivity(deps: ActivityDeps, robotsFor: RobotsLookup) {
-  const collect = createSiteMapper(deps, robotsFor);
-  return async function mapSite(input: MapSiteInput): Promise<MapSiteResult> {
-    const cancelled = Context.current().cancellationSignal;
-    return atActivityBoundary(async () => {
-      // The start page and the sitemaps are fetched: threat protection rules on the site first.
-      const threat = await pageThreatGate(deps, input.teamId, input.options.threatProtection);
-      await threat?.check(input.url);
-      return await withPageSignal(input.deadline, async (signal) => {
-        const result = await beforeDeadline(collect(input, signal, threat?.check), signal, cancelled);
-        // Sitemap reading stops at the deadline instead of failing, so a map that only ends there
-        // was cut short. The slack covers timers firing a moment before the wall clock agrees.
-        if (Date.now() >= input.deadline - DEADLINE_SLACK_MS) throw mapTimeout();
-        await storeMap(deps, input, { ...result }, threat?.scanned ?? 0);
-        return { count: result.links.length };
-      });
-    });
-  };
-}
-
-/**
- * Completes the map with its links and, in the same transaction, charges the URLs threat
- * protection's classifier scanned (a map is otherwise free).
- */
-async function storeMap(deps: ActivityDeps, input: MapSiteInput, result: Record<string, unknown>, scanned: number): Promise<void> {
-  const credits = scanned * CREDIT_COSTS.threatScanPerUrl;
-  if (credits === 0) return completeJobWithResult(deps.db, input.jobId, result);
-  const { plan } = await requireCredits(deps.db, input.teamId);
-  const charge = { teamId: input.teamId, jobId: input.jobId, chargeKey: `map:${input.jobId}:threat`, reason: 'threat-scan', credits };
-  await chargeWith(deps.db, plan, charge, (trx) => completeJobWithResult(trx, input.jobId, result));
-}
-
-function mapTimeout(): NonRetryablePageError {
-  return new NonRetryablePageError('MAP_TIMEOUT', 'Map timed out');
-}
-
-/**
- * `work`, or MAP_TIMEOUT the moment the deadline passes: lookups that ignore the deadline (a slow
- * robots.txt of some subdomain) must not hold the answer. A cancellation is rethrown as is.
- */
-function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, cancelled: AbortSignal): Promise<T> {
-  const stopped = new Promise<never>((_, reject) => {
-    const stop = () => reject(cancelled.aborted ? cancelled.reason : mapTimeout());
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-  });
-  return Promise.race([work, stopped]);
 }
 
 /** Metadata values are typed loosely (any meta tag lands there); only non-empty strings are text. */
