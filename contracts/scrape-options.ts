@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { selectorProblem } from '../lib/patterns/css.js';
 import { globProblem } from '../lib/patterns/glob.js';
 import { auditMetadataSchema, domainToolsSchema, toolDetailSchema } from './cloud-only.js';
+import { NOISE_CATEGORIES } from './change-detection.js';
 import { httpHeadersSchema } from './http-headers.js';
 
 const MAX_TIMEOUT_MS = 300_000;
@@ -32,7 +33,12 @@ export const jsonFormat = z.strictObject({
 
 export const changeTrackingFormat = z.strictObject({
   type: z.literal('changeTracking'),
-  modes: z.array(z.enum(['git-diff', 'json'])).default([]),
+  modes: z.array(z.enum(['git-diff', 'json', 'blocks'])).default([]).describe('git-diff and json as Firecrawl; blocks (Trawl): a block diff whose changes are marked noise or substantive'),
+  noise: z
+    .array(z.enum(NOISE_CATEGORIES))
+    .max(NOISE_CATEGORIES.length)
+    .optional()
+    .describe('Trawl: what the blocks mode counts as noise; default dates, counters, tokens, ads (prices and moves when listed)'),
   schema: z.record(z.string(), z.unknown()).optional(),
   prompt: z.string().max(10_000).optional(),
   tag: z.string().max(256).nullable().default(null),

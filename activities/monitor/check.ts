@@ -174,7 +174,7 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
               delaySecs: plan.delaySecs,
             }),
             // A 304 would hide the links a crawl follows: conditional requests are for scrape targets only.
-            changeDetection: { conditional: plan.kind === 'batch_scrape', ignoreNoise: true },
+            changeDetection: { conditional: plan.kind === 'batch_scrape', ignoreNoise: plan.notify !== 'any' },
           },
         });
       }

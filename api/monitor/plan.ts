@@ -51,7 +51,7 @@ export function storedTargets(deps: AppDeps, monitorId: string, targets: readonl
         const key = exactPageKey(url);
         pages.set(key, { url, urlKey: key });
       }
-      plan = { kind: 'batch_scrape', pages: [...pages.values()], scrapeOptions };
+      plan = { kind: 'batch_scrape', pages: [...pages.values()], scrapeOptions, ...(given.notify && { notify: given.notify }) };
     } else {
       const { delay, maxConcurrency, ...options } = given.crawlOptions;
       plan = {
@@ -60,6 +60,7 @@ export function storedTargets(deps: AppDeps, monitorId: string, targets: readonl
         scrapeOptions,
         ...(maxConcurrency !== undefined && { maxConcurrency }),
         ...(delay !== undefined && { delaySecs: delay }),
+        ...(given.notify && { notify: given.notify }),
       };
     }
     return { target: { ...given, id }, plan };

@@ -4,6 +4,7 @@
  * exactly what a crawl or batch scrape would, with the same defaults and the same 400s.
  */
 import { z } from 'zod';
+import { MONITOR_NOTIFY } from '../../contracts/change-detection.js';
 import { httpHeadersSchema } from '../../contracts/http-headers.js';
 import { requestMetaShape } from '../../contracts/scrape-options.js';
 import { crawlerOptionsShape, crawlScrapeOptionsSchema } from '../schemas/crawl.js';
@@ -24,11 +25,17 @@ const targetId = z.string().min(1).max(100).optional().describe('Stable id of th
 
 const { webhook: _w, prompt: _p, zeroDataRetention: _z, ...crawlOptionsShape } = crawlerOptionsShape;
 
+const notifySchema = z
+  .enum(MONITOR_NOTIFY)
+  .optional()
+  .describe('Trawl: report only substantive changes (the default; noise as the changeTracking format’s noise says) or any change');
+
 const scrapeTarget = z.strictObject({
   id: targetId,
   type: z.literal('scrape'),
   urls: z.array(targetUrlSchema).min(1).max(1000).describe('Pages to re-scrape on every check'),
   scrapeOptions: crawlScrapeOptionsSchema,
+  notify: notifySchema,
 });
 
 const crawlTarget = z.strictObject({
@@ -37,6 +44,7 @@ const crawlTarget = z.strictObject({
   url: targetUrlSchema,
   crawlOptions: z.strictObject(crawlOptionsShape).default(() => z.strictObject(crawlOptionsShape).parse({})).describe('Crawl options, as POST /v2/crawl takes them'),
   scrapeOptions: crawlScrapeOptionsSchema,
+  notify: notifySchema,
 });
 
 const searchTarget = z.strictObject({

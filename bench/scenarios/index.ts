@@ -1,5 +1,6 @@
 /** Every bench scenario, in the order `npm run bench` runs them (quick ones first, the long crawl last). */
 import type { Scenario } from '../scenario.js';
+import { blockDiffScenario } from './block-diff.js';
 import { crawlComparison } from './crawl-comparison.js';
 import { fidelityScenario } from './fidelity.js';
 import { markdownThroughput } from './markdown-throughput.js';
@@ -11,6 +12,7 @@ import { twoWorkers } from './two-workers.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   markdownThroughput,
+  blockDiffScenario,
   fidelityScenario,
   scrapeLatency({ name: 'scrape-static', variant: 'static', defaultCalls: 200, overheadTargetMs: 15 }),
   // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.

@@ -3,13 +3,17 @@
  * parses the target with the crawl and batch schemas) and stored beside the target: a check then
  * only has to create the page job and start it. Pure types and rules.
  */
+import type { MONITOR_NOTIFY } from '../../contracts/change-detection.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { CrawlerSettings } from '../crawl/settings.js';
 import { CREDIT_COSTS } from '../credits.js';
 
+/** Which changes of a page target are reported (contracts/change-detection.ts); absent is `substantive`. */
+type Notify = { notify?: (typeof MONITOR_NOTIFY)[number] };
+
 export type TargetPlan =
-  | { kind: 'batch_scrape'; pages: { url: string; urlKey: string }[]; scrapeOptions: ScrapeOptions }
-  | { kind: 'crawl'; crawler: CrawlerSettings; scrapeOptions: ScrapeOptions; maxConcurrency?: number; delaySecs?: number }
+  | ({ kind: 'batch_scrape'; pages: { url: string; urlKey: string }[]; scrapeOptions: ScrapeOptions } & Notify)
+  | ({ kind: 'crawl'; crawler: CrawlerSettings; scrapeOptions: ScrapeOptions; maxConcurrency?: number; delaySecs?: number } & Notify)
   | SearchPlan;
 
 /** A search target: each check runs the queries and reports the results it has not seen before. */

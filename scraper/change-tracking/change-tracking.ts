@@ -10,10 +10,14 @@
  *   discovered, so it has no such pages.
  * - The git-diff is only present for `changed`. The `json` mode's field changes need the model,
  *   so the enrich step (activities/page/enrich/change-tracking.ts) adds them.
+ * - The `blocks` mode (a Trawl extension, block-diff.ts) adds each block's change and whether it
+ *   is noise or substantive. A monitor that reports substantive changes only (`ignoreNoise`)
+ *   calls a page whose block diff has none `same`, whatever its modes.
  */
+import { blockDiff, type BlockDiff } from './block-diff.js';
 import { gitDiff, type GitDiff } from './git-diff.js';
 import type { JsonChanges } from './json-changes.js';
-import { differsBeyondNoise } from './noise.js';
+import type { NoiseCategory } from './noise.js';
 
 export type ChangeStatus = 'new' | 'same' | 'changed' | 'removed';
 
@@ -25,6 +29,8 @@ export interface ChangeTracking {
   diff?: GitDiff;
   /** The json mode: fields whose extracted value changed; `{}` when none did. */
   json?: JsonChanges;
+  /** The blocks mode. */
+  blocks?: BlockDiff;
 }
 
 /** What the previous scrape saw; the activity loads it from db/repositories/change-history.ts. */
@@ -40,16 +46,18 @@ export function changeTracking(
   current: { markdown: string; statusCode: number },
   modes: readonly string[],
   /** Monitors: changes only in noise (timestamps, counters, tokens, ads; see noise.ts) are `same`. */
-  options: { ignoreNoise?: boolean } = {},
+  options: { ignoreNoise?: boolean; noise?: readonly NoiseCategory[] } = {},
 ): ChangeTracking {
   const result = { previousScrapeAt: previous?.scrapedAt.toISOString() ?? null, visibility: 'visible' as const };
   if (!previous) return { ...result, changeStatus: 'new' };
   if (GONE.has(current.statusCode)) return { ...result, changeStatus: 'removed' };
   if (previous.markdown === current.markdown) return { ...result, changeStatus: 'same' };
-  if (options.ignoreNoise && !differsBeyondNoise(previous.markdown, current.markdown)) return { ...result, changeStatus: 'same' };
+  const blocks = modes.includes('blocks') || options.ignoreNoise ? blockDiff(previous.markdown, current.markdown, options.noise) : undefined;
+  if (options.ignoreNoise && blocks!.stats.substantive === 0) return { ...result, changeStatus: 'same' };
   return {
     ...result,
     changeStatus: 'changed',
     ...(modes.includes('git-diff') && { diff: gitDiff(previous.markdown, current.markdown) }),
+    ...(modes.includes('blocks') && { blocks }),
   };
 }

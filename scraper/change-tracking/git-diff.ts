@@ -13,13 +13,29 @@ export interface GitDiff {
   json: { files: parseDiff.File[] };
 }
 
+/**
+ * Myers' cost grows with the edit distance times the length: a 1 MB page rewritten wholesale took
+ * a worker 68–150 s of CPU (bench scenario block-diff). Past this many changed lines the diff is
+ * the whole page replaced, which is what it nearly is.
+ */
+const MAX_EDIT_LINES = 1_000;
+
 export function gitDiff(previous: string, current: string): GitDiff {
+  const [before, after] = [withFinalNewline(previous), withFinalNewline(current)];
   // A `diff --git` header makes the text read (and parse) like `git diff` output.
-  const patch = createTwoFilesPatch('a/markdown', 'b/markdown', withFinalNewline(previous), withFinalNewline(current), undefined, undefined, {
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+  const patch =
+    createTwoFilesPatch('a/markdown', 'b/markdown', before, after, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY, maxEditLength: MAX_EDIT_LINES }) ??
+    replacedWhole(before, after);
   const text = `diff --git a/markdown b/markdown\n${patch}`;
   return { text, json: { files: parseDiff(text) } };
+}
+
+/** The unified diff of every line removed and every line added, in one hunk. */
+function replacedWhole(before: string, after: string): string {
+  const lines = (text: string) => text.slice(0, -1).split('\n');
+  const [old, now] = [lines(before), lines(after)];
+  const hunk = [`@@ -1,${old.length} +1,${now.length} @@`, ...old.map((l) => `-${l}`), ...now.map((l) => `+${l}`)];
+  return `--- a/markdown\n+++ b/markdown\n${hunk.join('\n')}\n`;
 }
 
 /** Without it, a change to the last line also reports "\ No newline at end of file" noise. */

@@ -11,8 +11,17 @@
  * - rotating ads: paragraphs that announce themselves as ads ("Advertisement", "Sponsored", "Ad:"),
  *   and the paragraph after a label that stands alone.
  *
- * Pure and line-oriented, so it costs a few regex passes per check, not a parse.
+ * - prices, only when asked (a shop watched for its wording, not its prices): an amount next to a
+ *   currency sign or code ("$19.99", "24,90 €", "EUR 12").
+ *
+ * Each is a category a block diff (block-diff.ts) can count as noise. Pure and line-oriented, so it
+ * costs a few regex passes per check, not a parse. The patterns run on page text, so none of them
+ * lets two quantifiers compete for the same characters: each matches in linear time.
  */
+
+import { DEFAULT_NOISE, type NoiseCategory } from '../../contracts/change-detection.js';
+
+export { DEFAULT_NOISE, type NoiseCategory };
 
 const MASK = '\u2022';
 
@@ -35,7 +44,8 @@ const COUNTING_WORDS =
   '(?:views?|visitors?|visits|readers?|reads|plays|downloads|likes?|shares?|comments?|replies|followers?|subscribers?|votes?|points|stars?|clicks|impressions|people|users?|members?|online|watching|viewing|in stock|left|sold|reviews?|ratings?)';
 
 const COUNTER_PATTERNS: RegExp[] = [
-  new RegExp(`\\b\\d[\\d,.\\s]*[kmb]?\\+?\\s+${COUNTING_WORDS}\\b`, 'gi'),
+  // A space inside the number only before another digit, so it never competes with the `\\s+` after it.
+  new RegExp(`\\b\\d(?:[\\d,.]|\\s(?=\\d))*[kmb]?\\+?\\s+${COUNTING_WORDS}\\b`, 'gi'),
   new RegExp(`\\b${COUNTING_WORDS}\\s*[:=]?\\s*\\d[\\d,.]*[kmb]?\\b`, 'gi'),
 ];
 
@@ -46,26 +56,30 @@ const TOKEN_PATTERNS: RegExp[] = [
   /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g,
 ];
 
-const AD_PARAGRAPH = /^\s*(?:[*_#>\s-]*)(?:advertisement|sponsored(?: content| by)?|promoted|ad|ads by \S+)\b\s*[:\-–—|·]?/i;
+const PRICE_PATTERNS: RegExp[] = [
+  /[$€£¥₹]\s?\d[\d,.]*/g,
+  /\b\d[\d,.]*\s?(?:[$€£¥₹]|usd|eur|gbp|chf|jpy)\b/gi,
+  /\b(?:usd|eur|gbp|chf|jpy)\s?\d[\d,.]*/gi,
+];
+
+const AD_PARAGRAPH = /^[*_#>\s-]*(?:advertisement|sponsored(?: content| by)?|promoted|ad|ads by \S+)\b\s*[:\-–—|·]?/i;
 /** A label alone ("Advertisement"): the ad is the paragraph after it. */
 const AD_LABEL = /^[\s*_#>-]*(?:advertisement|sponsored(?: content)?|promoted|ad|ads)[\s*_:.-]*$/i;
 
-/** The markdown with noise masked: equal for two loads of a page that differ only in noise. */
-export function withoutNoise(markdown: string): string {
-  const paragraphs = markdown.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
-  const kept: string[] = [];
-  for (let i = 0; i < paragraphs.length; i++) {
-    if (AD_LABEL.test(paragraphs[i]!)) i += 1;
-    else if (!AD_PARAGRAPH.test(paragraphs[i]!)) kept.push(paragraphs[i]!);
-  }
-  let text = kept.join('\n\n');
-  for (const re of TOKEN_PATTERNS) text = text.replace(re, (_m, prefix?: string) => (typeof prefix === 'string' ? `${prefix}${MASK}` : MASK));
-  for (const re of TIMESTAMP_PATTERNS) text = text.replace(re, MASK);
-  for (const re of COUNTER_PATTERNS) text = text.replace(re, (m) => m.replace(/\d[\d,.]*[kmb]?/gi, MASK));
-  return text.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+/** `text` with the noise of `categories` masked: two loads that differ only in it mask equal. */
+export function maskNoise(text: string, categories: readonly NoiseCategory[]): string {
+  let masked = text;
+  if (categories.includes('tokens')) masked = TOKEN_PATTERNS.reduce((t, re) => t.replace(re, (_m, prefix?: string) => (typeof prefix === 'string' ? `${prefix}${MASK}` : MASK)), masked);
+  if (categories.includes('dates')) masked = TIMESTAMP_PATTERNS.reduce((t, re) => t.replace(re, MASK), masked);
+  if (categories.includes('counters')) masked = COUNTER_PATTERNS.reduce((t, re) => t.replace(re, (m) => m.replace(/\d[\d,.]*[kmb]?/gi, MASK)), masked);
+  if (categories.includes('prices')) masked = PRICE_PATTERNS.reduce((t, re) => t.replace(re, MASK), masked);
+  return masked.replace(/[ \t]+/g, ' ');
 }
 
-/** Whether two versions differ in more than noise. */
-export function differsBeyondNoise(previous: string, current: string): boolean {
-  return previous !== current && withoutNoise(previous) !== withoutNoise(current);
+/**
+ * Which of a page's paragraphs are ads: one that announces itself as an ad, a label standing
+ * alone ("Advertisement"), and the paragraph after such a label.
+ */
+export function adParagraphs(paragraphs: readonly string[]): boolean[] {
+  return paragraphs.map((text, i) => AD_PARAGRAPH.test(text) || AD_LABEL.test(text) || (i > 0 && AD_LABEL.test(paragraphs[i - 1]!)));
 }

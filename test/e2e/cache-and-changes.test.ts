@@ -225,6 +225,35 @@ describe('changeTracking', () => {
     expect(removed.changeTracking.changeStatus).toBe('removed');
   });
 
+  it('the blocks mode (Trawl) marks each changed block noise or substantive, with its noise categories', async () => {
+    const blocks = (noise?: string[]) => ['markdown', { type: 'changeTracking', modes: ['blocks'], tag: 'blocks', ...(noise && { noise }) }];
+    const p = page('The widget costs $19.99, updated 3 minutes ago.');
+    await scrape({ url: p.url, formats: blocks() });
+    p.set('The widget costs $19.99, updated 2 hours ago.');
+    const timestamp = await scrape({ url: p.url, formats: blocks() });
+    expect(timestamp.changeTracking.changeStatus).toBe('changed');
+    expect(timestamp.changeTracking.blocks.stats).toMatchObject({ modified: 1, noise: 1, substantive: 0 });
+    expect(timestamp.changeTracking.diff).toBeUndefined();
+
+    p.set('The widget costs $24.99, updated 2 hours ago.');
+    const price = await scrape({ url: p.url, formats: blocks() });
+    expect(price.changeTracking.blocks.changes).toEqual([
+      expect.objectContaining({
+        type: 'modified',
+        significance: 'substantive',
+        before: 'The widget costs $19.99, updated 2 hours ago.',
+        after: 'The widget costs $24.99, updated 2 hours ago.',
+      }),
+    ]);
+    p.set('The widget costs $21.99, updated 2 hours ago.');
+    const cheaper = await scrape({ url: p.url, formats: blocks(['prices']) });
+    expect(cheaper.changeTracking.blocks.changes).toEqual([expect.objectContaining({ type: 'modified', significance: 'noise' })]);
+
+    const typo = await api('/v2/scrape', { body: { url: p.url, formats: blocks(['weather']) } });
+    expect(typo.status).toBe(400);
+    expect(JSON.stringify(typo.body)).toContain('noise');
+  });
+
   it('keeps a separate history per tag', async () => {
     const p = page('tagged');
     await scrape({ url: p.url, formats: tracking('a') });

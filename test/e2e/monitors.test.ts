@@ -236,6 +236,26 @@ describe('checks of a scrape target', () => {
     await api(`/v2/monitor/${monitor.id}`, { method: 'DELETE' });
   });
 
+  it('reports a page whose only changes are noise as same by default, and as changed with notify "any" (Trawl)', async () => {
+    site.set('/noisy-any', '<h1>News</h1><p>The regulator published its spring tariff review.</p>{{noise}}');
+    const urls = [site.url('/noisy-any')];
+    const monitor = await createMonitor({
+      targets: [
+        { type: 'scrape', urls, id: 'substantive' },
+        { type: 'scrape', urls, id: 'any', notify: 'any' },
+      ],
+    });
+    expect(monitor.targets.map((t: any) => t.notify)).toEqual([undefined, 'any']);
+    await runCheck(monitor.id);
+    const second = await runCheck(monitor.id);
+    const statuses = Object.fromEntries(second.pages.map((p: any) => [p.targetId, p.status]));
+    expect(statuses).toEqual({ substantive: 'same', any: 'changed' });
+    const typo = await api('/v2/monitor', { body: { name: 'typo', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls, notify: 'some' }] } });
+    expect(typo.status).toBe(400);
+    expect(JSON.stringify(typo.body)).toContain('notify');
+    await api(`/v2/monitor/${monitor.id}`, { method: 'DELETE' });
+  });
+
   it('runs a check when its Schedule fires, recorded as scheduled', async () => {
     site.set('/scheduled', '<p>Checked by the Schedule.</p>');
     const monitor = await createMonitor({ targets: [{ type: 'scrape', urls: [site.url('/scheduled')] }] });

@@ -36,7 +36,7 @@ export const changeTrackingStep: EnrichStep = {
     }
     const markdown = markdownOf(outcome);
     const seen = { markdown, statusCode: outcome.statusCode, validators: outcome.validators };
-    const tracking = changeTracking(previous, seen, tracked.modes, { ignoreNoise: ctx.changeDetection?.ignoreNoise });
+    const tracking = changeTracking(previous, seen, tracked.modes, { ignoreNoise: ctx.changeDetection?.ignoreNoise, noise: tracked.noise });
     const json = tracked.modes.includes('json') && tracking.changeStatus !== 'removed' ? await compareJson(ctx, tracked, previous, tracking) : undefined;
     outcome.document.changeTracking = json?.changes === undefined ? tracking : { ...tracking, json: json.changes };
     // A server error page is not the page's content: the next scrape compares with the last real one.

@@ -156,7 +156,7 @@ describe('test lanes', () => {
     expect(servicesReached(ROOT, 'test/integration/db/migrations.test.ts')).toContain('pg (imported by test/helpers/test-db.ts)');
     expect(servicesReached(ROOT, 'test/integration/browser/webrtc.test.ts')).toContain('playwright-core (imported by browser/browser-pool.ts)');
     expect(servicesReached(ROOT, 'test/integration/workflows/page-job.test.ts')).toContain(
-      '@temporalio/testing (imported by test/integration/workflows/page-job.test.ts)',
+      '@temporalio/testing (imported by test/helpers/workflow-test-env.ts)',
     );
     expect(ownStackReached(ROOT, 'test/e2e-slow/durability.test.ts')).toContain('scripts/stack.ts (imported by test/e2e-slow/durability.test.ts)');
   });

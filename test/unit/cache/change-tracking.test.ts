@@ -66,3 +66,24 @@ describe('gitDiff', () => {
     expect(json.files[0]?.chunks[0]).toMatchObject({ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3 });
   });
 });
+
+describe('git-diff past its edit budget', () => {
+  it('reports a page rewritten wholesale as every line replaced, in one hunk, instead of running Myers to the end', () => {
+    const before = Array.from({ length: 1_500 }, (_, i) => `old line ${i}`).join('\n');
+    const after = Array.from({ length: 1_200 }, (_, i) => `new line ${i}`).join('\n');
+    const { text, json } = gitDiff(before, after);
+    expect(text).toContain('@@ -1,1500 +1,1200 @@');
+    const [chunk, ...others] = json.files[0]!.chunks;
+    expect(others).toEqual([]);
+    expect(chunk!.changes.filter((c) => c.type === 'del')).toHaveLength(1_500);
+    expect(chunk!.changes.filter((c) => c.type === 'add')).toHaveLength(1_200);
+  });
+
+  it('still gives a small edit of a long page its own hunk', () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i}`);
+    const edited = lines.map((l, i) => (i === 1_234 ? 'line changed' : l));
+    const { json } = gitDiff(lines.join('\n'), edited.join('\n'));
+    expect(json.files[0]!.chunks).toHaveLength(1);
+    expect(json.files[0]!.chunks[0]!.changes.filter((c) => c.type !== 'normal').map((c) => c.content)).toEqual(['-line 1234', '+line changed']);
+  });
+});
