@@ -4,6 +4,7 @@
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll } from 'vitest';
 import type { TrawlActivities } from '../../activities/index.js';
 import { findOrBuildTemporalCli } from '../../scripts/temporal-cli.js';
 import { buildWorkflowBundle, type WorkflowBundle } from '../../worker/create-worker.js';
@@ -39,4 +40,16 @@ export async function startWorkflowTestEnv(): Promise<WorkflowTestEnv> {
     },
     teardown: () => env.teardown(),
   };
+}
+
+/** The file's environment: started before its tests, torn down after them; call the getter inside a test. */
+export function workflowTestEnvForFile(): () => WorkflowTestEnv {
+  let testEnv: WorkflowTestEnv | undefined;
+  beforeAll(async () => {
+    testEnv = await startWorkflowTestEnv();
+  }, 180_000);
+  afterAll(async () => {
+    await testEnv?.teardown();
+  });
+  return () => testEnv!;
 }

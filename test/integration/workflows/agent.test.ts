@@ -5,24 +5,16 @@
  * case by case: the credit cap across sub-agents, a sub-agent outliving its parent, cancel while
  * sub-agents run, the repair round, and a tool call waiting for a team slot.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentDecision, AgentStepInput, AgentToolInput, FinishAgentRunInput } from '../../../activities/agent/run.js';
 import type { TrawlActivities } from '../../../activities/index.js';
 import type { TraceEvent } from '../../../db/repositories/agent-runs.js';
 import { agentWorkflow } from '../../../workflows/index.js';
 import type { AgentWorkflowInput } from '../../../workflows/agent.js';
-import { startWorkflowTestEnv, type WorkflowTestEnv } from '../../helpers/workflow-test-env.js';
+import { workflowTestEnvForFile } from '../../helpers/workflow-test-env.js';
 
-let testEnv: WorkflowTestEnv;
+const workflowEnv = workflowTestEnvForFile();
 let seq = 0;
-
-beforeAll(async () => {
-  testEnv = await startWorkflowTestEnv();
-}, 180_000);
-
-afterAll(async () => {
-  await testEnv?.teardown();
-});
 
 type Scripted = Exclude<AgentDecision, { tool: 'finish' }> | { tool: 'finish' } | { tool: 'reject'; errors: string } | { tool: 'hang' };
 
@@ -109,8 +101,8 @@ describe('agent workflow, with stub activities', () => {
       .script('', { tool: 'spawn_subagent', task: 'Find the widget' }, scrape('https://a.test/1'), scrape('https://a.test/2'), scrape('https://a.test/3'))
       .script('1', ...Array.from({ length: 5 }, (_, i) => scrape(`https://b.test/${i}`)));
     const input = runInput({ maxCredits: 4 });
-    const result = await testEnv.withWorker(run.activities(), (taskQueue) =>
-      testEnv.env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `cap-${input.runId}`, args: [input] }),
+    const result = await workflowEnv().withWorker(run.activities(), (taskQueue) =>
+      workflowEnv().env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `cap-${input.runId}`, args: [input] }),
     );
     expect(result.outcome).toBe('credit_limit_reached');
     // The sub-agent had half of the 4 credits and used them; the parent the other two.
@@ -124,9 +116,9 @@ describe('agent workflow, with stub activities', () => {
   it('ends a sub-agent still working when its parent finishes with parent_finished, and the run succeeds', async () => {
     const run = new FakeAgentRun().script('', { tool: 'spawn_subagent', task: 'A slow sub-task' }, { tool: 'finish' }).script('1', { tool: 'hang' });
     const input = runInput();
-    const result = await testEnv.withWorker(run.activities(), async (taskQueue) => {
+    const result = await workflowEnv().withWorker(run.activities(), async (taskQueue) => {
       // The worker shuts down after the body, once its activities end: the hanging step must.
-      const done = testEnv.env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `outlive-${input.runId}`, args: [input] });
+      const done = workflowEnv().env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `outlive-${input.runId}`, args: [input] });
       return done.finally(() => run.release());
     });
     expect(result.outcome).toBe('succeeded');
@@ -142,8 +134,8 @@ describe('agent workflow, with stub activities', () => {
       .script('1', { tool: 'hang' })
       .script('2', { tool: 'hang' });
     const input = runInput();
-    const outcome = await testEnv.withWorker(run.activities(), async (taskQueue) => {
-      const handle = await testEnv.env.client.workflow.start(agentWorkflow, { taskQueue, workflowId: `cancel-${input.runId}`, args: [input] });
+    const outcome = await workflowEnv().withWorker(run.activities(), async (taskQueue) => {
+      const handle = await workflowEnv().env.client.workflow.start(agentWorkflow, { taskQueue, workflowId: `cancel-${input.runId}`, args: [input] });
       // Both sub-agents are at their first step.
       while (run.steps.filter((s) => s.agentKey !== '').length < 2) await new Promise((r) => setTimeout(r, 20));
       await handle.cancel();
@@ -163,8 +155,8 @@ describe('agent workflow, with stub activities', () => {
   it('gives a result that misses the schema one repair round, then fails the run', async () => {
     const run = new FakeAgentRun().script('', { tool: 'reject', errors: 'must have products' }, { tool: 'reject', errors: 'still no products' });
     const input = runInput();
-    const result = await testEnv.withWorker(run.activities(), (taskQueue) =>
-      testEnv.env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `repair-${input.runId}`, args: [input] }),
+    const result = await workflowEnv().withWorker(run.activities(), (taskQueue) =>
+      workflowEnv().env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `repair-${input.runId}`, args: [input] }),
     );
     expect(result).toEqual({ outcome: 'failed', creditsUsed: 0 });
     // The second decision was told what was wrong with the first.
@@ -176,8 +168,8 @@ describe('agent workflow, with stub activities', () => {
     const run = new FakeAgentRun().script('', scrape('https://a.test/'));
     run.deferTools = 2;
     const input = runInput();
-    const result = await testEnv.withWorker(run.activities(), (taskQueue) =>
-      testEnv.env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `slot-${input.runId}`, args: [input] }),
+    const result = await workflowEnv().withWorker(run.activities(), (taskQueue) =>
+      workflowEnv().env.client.workflow.execute(agentWorkflow, { taskQueue, workflowId: `slot-${input.runId}`, args: [input] }),
     );
     expect(result).toEqual({ outcome: 'succeeded', creditsUsed: 1 });
     expect(run.deferTools).toBe(0);

@@ -4,23 +4,15 @@
  * failing search target is reported with its error instead of failing the check, and a check
  * whose every page failed fails in the Temporal UI too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BeginMonitorCheckResult, FinishMonitorCheckInput, FinishMonitorCheckResult } from '../../../activities/monitor/check.js';
 import type { TrawlActivities } from '../../../activities/index.js';
 import { NonRetryablePageError, toApplicationFailure } from '../../../lib/errors.js';
 import { monitorCheckWorkflow } from '../../../workflows/index.js';
-import { startWorkflowTestEnv, type WorkflowTestEnv } from '../../helpers/workflow-test-env.js';
+import { workflowTestEnvForFile } from '../../helpers/workflow-test-env.js';
 
-let testEnv: WorkflowTestEnv;
+const workflowEnv = workflowTestEnvForFile();
 let seq = 0;
-
-beforeAll(async () => {
-  testEnv = await startWorkflowTestEnv();
-}, 180_000);
-
-afterAll(async () => {
-  await testEnv?.teardown();
-});
 
 const SUMMARY: FinishMonitorCheckResult['summary'] = { totalPages: 1, same: 0, changed: 0, new: 0, removed: 0, error: 1 } as FinishMonitorCheckResult['summary'];
 
@@ -55,8 +47,8 @@ class FakeMonitor {
 
 function runCheck(monitor: FakeMonitor) {
   const workflowId = `monitor-check-${++seq}`;
-  return testEnv.withWorker(monitor.activities(), (taskQueue) =>
-    testEnv.env.client.workflow.execute(monitorCheckWorkflow, { taskQueue, workflowId, args: [{ monitorId: 'monitor', trigger: 'scheduled' }] }),
+  return workflowEnv().withWorker(monitor.activities(), (taskQueue) =>
+    workflowEnv().env.client.workflow.execute(monitorCheckWorkflow, { taskQueue, workflowId, args: [{ monitorId: 'monitor', trigger: 'scheduled' }] }),
   );
 }
 

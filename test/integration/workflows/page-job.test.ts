@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SliceEnd } from '../../../activities/crawl-slice.js';
 import type { TrawlActivities } from '../../../activities/index.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
@@ -15,24 +15,13 @@ import { CREDITS_EXHAUSTED_WARNING } from '../../../lib/credits.js';
 import { batchScrapeWorkflow, crawlWorkflow } from '../../../workflows/index.js';
 import { getProgressQuery } from '../../../workflows/messages.js';
 import type { PageJobInput } from '../../../workflows/page-job.js';
-import { startWorkflowTestEnv, type WorkflowTestEnv } from '../../helpers/workflow-test-env.js';
+import { workflowTestEnvForFile } from '../../helpers/workflow-test-env.js';
 
 /** Histories of crawls, committed: today's workflow code must replay them (README, Extending Trawl). */
 const HISTORIES = new URL('../../fixtures/workflow-histories/', import.meta.url);
 
-let testEnv: WorkflowTestEnv;
-let env: WorkflowTestEnv['env'];
-let workflowBundle: WorkflowTestEnv['workflowBundle'];
+const workflowEnv = workflowTestEnvForFile();
 let seq = 0;
-
-beforeAll(async () => {
-  testEnv = await startWorkflowTestEnv();
-  ({ env, workflowBundle } = testEnv);
-}, 180_000);
-
-afterAll(async () => {
-  await testEnv?.teardown();
-});
 
 /** A frontier in memory, with the bookkeeping activities over it and a scripted crawlPage. */
 class FakeFrontier {
@@ -138,7 +127,7 @@ function batchInput(overrides: Partial<PageJobInput> = {}): PageJobInput {
 
 /** Runs `body` with a worker for `frontier`'s activities. */
 function withWorker<T>(frontier: FakeFrontier, body: (taskQueue: string) => Promise<T>): Promise<T> {
-  return testEnv.withWorker(frontier.activities(), body);
+  return workflowEnv().withWorker(frontier.activities(), body);
 }
 
 describe('page-job workflow', () => {
@@ -146,7 +135,7 @@ describe('page-job workflow', () => {
     const frontier = new FakeFrontier();
     frontier.add(23);
     const { result, runs } = await withWorker(frontier, async (taskQueue) => {
-      const handle = await env.client.workflow.start(batchScrapeWorkflow, {
+      const handle = await workflowEnv().env.client.workflow.start(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `can-${seq}`,
         args: [batchInput({ maxConcurrency: 4, pagesPerRun: 5 })],
@@ -177,7 +166,7 @@ describe('page-job workflow', () => {
       }
     };
     const result = await withWorker(frontier, async (taskQueue) =>
-      env.client.workflow.execute(batchScrapeWorkflow, {
+      workflowEnv().env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `slices-${seq}`,
         args: [batchInput({ maxConcurrency: 10 })],
@@ -212,7 +201,7 @@ describe('page-job workflow', () => {
       await new Promise((r) => setTimeout(r, 5));
     };
     const result = await withWorker(frontier, async (taskQueue) =>
-      env.client.workflow.execute(batchScrapeWorkflow, {
+      workflowEnv().env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `slow-lane-${seq}`,
         args: [batchInput({ maxConcurrency: 10 })],
@@ -226,7 +215,7 @@ describe('page-job workflow', () => {
     const frontier = new FakeFrontier();
     frontier.add(3);
     const result = await withWorker(frontier, async (taskQueue) =>
-      env.client.workflow.execute(batchScrapeWorkflow, {
+      workflowEnv().env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `delay-${seq}`,
         args: [batchInput({ maxConcurrency: 10, delaySecs: 0.05 })],
@@ -253,7 +242,7 @@ describe('page-job workflow', () => {
       }
     };
     const result = await withWorker(frontier, async (taskQueue) =>
-      env.client.workflow.execute(batchScrapeWorkflow, {
+      workflowEnv().env.client.workflow.execute(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `credits-${seq}`,
         args: [batchInput({ maxConcurrency: 2 })],
@@ -282,7 +271,7 @@ describe('page-job workflow', () => {
       return false;
     };
     const result = await withWorker(frontier, async (taskQueue) =>
-      env.client.workflow.execute(batchScrapeWorkflow, { taskQueue, workflowId: `append-${seq}`, args: [batchInput()] }),
+      workflowEnv().env.client.workflow.execute(batchScrapeWorkflow, { taskQueue, workflowId: `append-${seq}`, args: [batchInput()] }),
     );
     expect(result).toMatchObject({ status: 'completed', completed: 7 });
     expect(frontier.scraped.filter((u) => u.includes('late'))).toHaveLength(4);
@@ -296,7 +285,7 @@ describe('page-job workflow', () => {
     const stuck = new Promise<void>((r) => (release = r));
     frontier.scrape = () => stuck;
     const outcome = await withWorker(frontier, async (taskQueue) => {
-      const handle = await env.client.workflow.start(batchScrapeWorkflow, {
+      const handle = await workflowEnv().env.client.workflow.start(batchScrapeWorkflow, {
         taskQueue,
         workflowId: `cancel-${seq}`,
         args: [batchInput({ maxConcurrency: 3 })],
@@ -345,7 +334,7 @@ describe('page-job histories replay on today\'s workflow code', () => {
     frontier.add(pages);
     const workflowId = `replay-${name}-${seq + 1}`;
     await withWorker(frontier, (taskQueue) =>
-      env.client.workflow.execute(crawlWorkflow, {
+      workflowEnv().env.client.workflow.execute(crawlWorkflow, {
         taskQueue,
         workflowId,
         args: [{ ...batchInput(overrides), kind: 'crawl', crawler }],
@@ -353,8 +342,8 @@ describe('page-job histories replay on today\'s workflow code', () => {
     );
     expect(frontier.scraped).toHaveLength(pages);
     const histories = [];
-    for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-      histories.push(await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory());
+    for await (const execution of workflowEnv().env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      histories.push(await workflowEnv().env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory());
     }
     expect(histories.length).toBeGreaterThanOrEqual('pagesPerRun' in overrides ? 2 : 1);
     // RECORD_WORKFLOW_HISTORIES=1 adds today's histories beside those committed before.
@@ -366,7 +355,7 @@ describe('page-job histories replay on today\'s workflow code', () => {
     expect(committed.length).toBeGreaterThan(0);
     for (const file of committed) histories.push(historyFromJSON(JSON.parse(readFileSync(new URL(file, HISTORIES), 'utf8'))));
     for (const history of histories) {
-      await expect(Worker.runReplayHistory({ workflowBundle }, history, workflowId)).resolves.toBeUndefined();
+      await expect(Worker.runReplayHistory({ workflowBundle: workflowEnv().workflowBundle }, history, workflowId)).resolves.toBeUndefined();
     }
   }, 60_000);
 });
