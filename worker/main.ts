@@ -19,6 +19,7 @@ import { BUILT_WORKFLOW_BUNDLE, createWorker, readWorkflowBundle } from './creat
 import { ensureSchedules } from './schedules.js';
 import { createWorkerMetrics, installRuntime } from './telemetry.js';
 import { findFreePort } from '../lib/ports.js';
+import { temporalConnectionOptions } from '../lib/temporal-connection.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
   const metrics = createWorkerMetrics(browser);
   const metricsServer = metricsPort ? await metrics.start(metricsPort, temporalMetricsPort) : undefined;
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const bundlePath = config.worker.workflowBundle ?? BUILT_WORKFLOW_BUNDLE;
   try {
     const worker = await createWorker({
