@@ -94,9 +94,13 @@ async function main(): Promise<void> {
     const scrape = await api(key, 'POST', '/v2/scrape', { url: `${SITE}/p/0`, formats: ['markdown'] });
     check(scrape.data.markdown.includes('This is page 0 of the Docker fixture site'), 'scraped the fixture site from another container');
 
-    const crawl = await api(key, 'POST', '/v2/crawl', { url: `${SITE}/p/0`, limit: PAGES, sitemap: 'skip', maxConcurrency: 4 });
-    await waitFor('the crawl to get going', 120_000, async () => ((await api(key, 'GET', `/v2/crawl/${crawl.id}`)).completed >= 5 ? true : undefined));
-    const before = (await api(key, 'GET', `/v2/crawl/${crawl.id}`)).completed as number;
+    // The pages are siblings (/p/1 is not under /p/0), so the crawl takes the whole site.
+    const crawl = await api(key, 'POST', '/v2/crawl', { url: `${SITE}/p/0`, limit: PAGES, crawlEntireDomain: true, sitemap: 'skip', maxConcurrency: 4 });
+    const going = await waitFor('the crawl to get going', 120_000, async () => {
+      const status = await api(key, 'GET', `/v2/crawl/${crawl.id}`);
+      return status.completed >= 5 || status.status !== 'scraping' ? status : undefined;
+    });
+    const before = going.completed as number;
     log(`restarting the worker containers after ${before} of ${PAGES} pages`);
     compose(['restart', 'worker']);
     const done = await waitFor('the crawl to end', 300_000, async () => {
