@@ -16,6 +16,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from './paths.js';
+import { findOrBuildTemporalCli } from './temporal-cli.js';
 
 const PROJECT = 'trawl-docker-test';
 const ENV_FILE = 'test/docker/test.env';
@@ -28,11 +29,6 @@ const composeArgs = ['-p', PROJECT, '--env-file', ENV_FILE, '-f', 'docker-compos
 
 function log(line: string): void {
   console.log(`[test:docker] ${line}`);
-}
-
-/** Runs a command in the repository, its output shown; throws on a non-zero exit. */
-function run(command: string, args: string[]): void {
-  execFileSync(command, args, { cwd: projectRoot, stdio: 'inherit' });
 }
 
 function compose(args: string[], options: { capture?: boolean } = {}): string {
@@ -73,7 +69,9 @@ async function api(key: string, method: string, path: string, body?: unknown): P
 
 async function main(): Promise<void> {
   log('building the stand-in base images (not the official ones: Docker Hub is unreachable here)');
-  run('bash', ['docker/standins/build.sh']);
+  // The Temporal stand-in carries the CLI npm start uses, found or built with Go as setup does.
+  const cli = await findOrBuildTemporalCli({ log });
+  execFileSync('bash', ['docker/standins/build.sh'], { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI_PATH: cli } });
   log('building the image');
   compose(['build']);
   try {
