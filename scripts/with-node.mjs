@@ -2,8 +2,8 @@
 /**
  * `node scripts/with-node.mjs <command> [args…]`: runs a command on a Node.js Trawl supports.
  *
- * npm's scripts start here because Trawl needs Node ≥ 22 while many machines (Debian 12's
- * nodesource setups, CI images) still have Node 20 as `node`. On such a machine the npm package
+ * npm's scripts start here because Trawl needs Node ≥ 22 while many machines and CI images (ours
+ * among them) still have Node 20, or Debian 12's Node 18, as `node`. On such a machine the npm package
  * `node-<platform>-<arch>` at NODE_VERSION, which ships the official binary in `bin/node`, is
  * unpacked into `.cache/node/<version>/` once, and the command runs with that `bin/` first on PATH:
  * npm, tsx and vitest start with `#!/usr/bin/env node`, and the stack spawns `process.execPath`, so
