@@ -11,9 +11,7 @@ import { defineConfig } from 'vitest/config';
  *   e2e-slow     the shared stack plus a stack of the file's own: a second API and worker pair,
  *                a private Postgres, kills and restarts
  *
- * `npm test` runs them all (scripts/test-all.ts); `npm run test:<lane>` one of them. The
- * integration lane's scripts cap its forks at half the cores (--maxWorkers=50%): vitest 3 takes
- * maxWorkers for a whole run, not per project.
+ * `npm test` runs them all (scripts/test-all.ts); `npm run test:<lane>` one of them.
  */
 const E2E = {
   globalSetup: ['test/e2e/global-setup.ts'],
@@ -21,7 +19,7 @@ const E2E = {
   testTimeout: 180_000,
   hookTimeout: 300_000,
   // The stack is shared: its files run one at a time so timing-sensitive tests stay honest.
-  poolOptions: { forks: { singleFork: true } },
+  fileParallelism: false,
 };
 
 export default defineConfig({
@@ -34,6 +32,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 60_000,
+          // Each file starts its own Chromium, Temporal server or database: half the cores' worth at once.
+          maxWorkers: '50%',
         },
       },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...E2E } },

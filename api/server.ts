@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../db/connect.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
+import { temporalConnectionOptions } from '../lib/temporal-connection.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createApp } from './app.js';
 import type { AppDeps } from './deps.js';
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     onIdleConnectionError: (err) => log.warn({ err }, 'database: idle connection lost; the pool reconnects'),
   });
   // Lazy, so the API starts (and /health says what is down) while Temporal is still coming up.
-  const connection = Connection.lazy({ address: config.temporal.address });
+  const connection = Connection.lazy(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const storedScrapes = listenForStoredScrapes(config.databaseUrl, log);
   const model = config.model ? createModelClient(config.model) : undefined;

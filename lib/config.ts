@@ -8,6 +8,11 @@
  * | TEMPORAL_ADDRESS | 127.0.0.1:7233 | Temporal frontend (npm start runs a dev server when unset) |
  * | TEMPORAL_NAMESPACE | default | Temporal namespace |
  * | TEMPORAL_TASK_QUEUE | trawl | task queue shared by the API and the workers |
+ * | TEMPORAL_TLS | (on when any TLS setting or an API key is set) | `true`/`false` forces TLS to Temporal on or off |
+ * | TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY | (none) | PEM files of a client certificate and its key, for mTLS (together) |
+ * | TEMPORAL_TLS_CA | (the system's roots) | PEM file of the CA that signed the server's certificate |
+ * | TEMPORAL_TLS_SERVER_NAME | (the address's host) | the name the server's certificate must carry |
+ * | TEMPORAL_API_KEY | (none) | a Temporal Cloud API key, sent as a bearer token |
  * | PORT | 3002 | API port |
  * | HOST | 127.0.0.1 | API bind address |
  * | PUBLIC_URL | (from the request) | base URL for `url` and `next` links behind a reverse proxy |
@@ -50,6 +55,7 @@
  */
 import { z } from 'zod';
 import { loadProxyConfig, type ProxyConfig } from './proxy-config.js';
+import type { TemporalSettings } from './temporal-connection.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -64,6 +70,12 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('trawl'),
+  TEMPORAL_TLS: bool.optional(),
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -109,7 +121,7 @@ const envSchema = z.object({
 export interface Config {
   databaseUrl: string;
   preparedStatements: boolean;
-  temporal: { address: string; namespace: string; taskQueue: string };
+  temporal: TemporalSettings;
   api: { port: number; host: string; publicUrl?: string; maxRequestBodyBytes: number };
   auth: 'keys' | 'none';
   rateLimitWindowSeconds: number;
@@ -177,6 +189,19 @@ function threatConfig(e: z.infer<typeof envSchema>): ThreatConfig {
   };
 }
 
+function temporalSettings(e: z.infer<typeof envSchema>): TemporalSettings {
+  if (!e.TEMPORAL_TLS_CERT !== !e.TEMPORAL_TLS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY: set both (a client certificate and its key) or neither');
+  }
+  return {
+    address: e.TEMPORAL_ADDRESS,
+    namespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    tls: { enabled: e.TEMPORAL_TLS, certPath: e.TEMPORAL_TLS_CERT, keyPath: e.TEMPORAL_TLS_KEY, caPath: e.TEMPORAL_TLS_CA, serverName: e.TEMPORAL_TLS_SERVER_NAME },
+    ...(e.TEMPORAL_API_KEY && { apiKey: e.TEMPORAL_API_KEY }),
+  };
+}
+
 function searchConfig(e: z.infer<typeof envSchema>): SearchConfig {
   const provider = e.SEARCH_PROVIDER ?? (e.SEARXNG_ENDPOINT ? 'searxng' : 'index');
   if (provider === 'searxng' && !e.SEARXNG_ENDPOINT) {
@@ -224,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    temporal: temporalSettings(e),
     api: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, maxRequestBodyBytes: e.MAX_REQUEST_BODY_BYTES },
     auth: e.AUTH,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,

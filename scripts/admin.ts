@@ -16,6 +16,7 @@ import { findTeamByName, retireTeam } from '../db/repositories/teams.js';
 import { readThreatPolicy } from '../db/repositories/threat-policy.js';
 import { loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
+import { temporalConnectionOptions } from '../lib/temporal-connection.js';
 import { ENDPOINT_CLASSES, type EndpointClass } from '../lib/plans.js';
 
 /** Each command: its usage line(s), and what it runs. `--help` after any of them prints its usage. */
@@ -97,7 +98,7 @@ async function deleteTeamCommand(db: Db, config: Config, name: string | undefine
   if (!team) throw new UsageError(`no team named ${name}`);
   const monitors = await listTeamMonitorIds(db, team.id);
   if (monitors.length > 0) {
-    const connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 5_000 });
+    const connection = await Connection.connect({ ...temporalConnectionOptions(config.temporal), connectTimeout: 5_000 });
     try {
       const deps = { temporal: new Client({ connection, namespace: config.temporal.namespace }), log: createLogger('warn') };
       for (const id of monitors) {

@@ -3,8 +3,9 @@
  * database and its migrations, worker processes and the API. `npm start` runs it for people; the
  * e2e tests run it in their global setup and use the restart and kill handles for durability tests.
  *
- * API and workers are plain child processes (`node --import tsx <entry>`), configured by env and
- * ready when `GET /health` answers 200 (API) or when they poll their task queue (workers).
+ * API and workers are plain child processes (`node --import tsx <entry>`, or `node dist/<entry>.js`
+ * when compiled), configured by env and ready when `GET /health` answers 200 (API) or when they
+ * poll their task queue (workers).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
@@ -62,6 +63,8 @@ export interface StackOptions {
   onUnexpectedExit?: (name: string, exit: ExitInfo) => void;
   /** Where `api/`, `worker/` and `db/` live. @default the repository root */
   projectRoot?: string;
+  /** Run the API and workers from dist/ (`npm run build`) with plain node, as production does. @default false: the sources through tsx */
+  compiled?: boolean;
 }
 
 export interface StackWorker {
@@ -247,7 +250,7 @@ class LocalStack implements Stack {
   }
 
   private async startApi(signal?: AbortSignal): Promise<void> {
-    const child = await this.spawnNode('api', 'api/server.ts', {
+    const child = await this.spawnNode('api', 'api/server', {
       ...this.env,
       PORT: String(this.options.apiPort),
       HOST: this.apiHost,
@@ -262,7 +265,7 @@ class LocalStack implements Stack {
 
   private async spawnWorker(signal?: AbortSignal, env?: NodeJS.ProcessEnv): Promise<StackWorker> {
     const name = `worker-${++this.workerSequence}`;
-    const child = await this.spawnNode(name, 'worker/main.ts', { ...this.env, ...env }, WORKER_NODE_FLAGS);
+    const child = await this.spawnNode(name, 'worker/main', { ...this.env, ...env }, WORKER_NODE_FLAGS);
     const worker: StackWorker = {
       name,
       pid: child.pid,
@@ -280,9 +283,11 @@ class LocalStack implements Stack {
     return worker;
   }
 
+  /** `entry` without its extension: `api/server` runs `api/server.ts`, or `dist/api/server.js` compiled. */
   private spawnNode(name: string, entry: string, env: NodeJS.ProcessEnv, flags: readonly string[] = []): Promise<ManagedProcess> {
     // `node --import tsx` rather than npx or the tsx CLI: one process, no wrapper relaying signals.
-    return spawnManaged({ name, command: process.execPath, args: [...flags, '--import', 'tsx', entry], cwd: this.root, env, log: this.log });
+    const args = this.options.compiled ? [...flags, `dist/${entry}.js`] : [...flags, '--import', 'tsx', `${entry}.ts`];
+    return spawnManaged({ name, command: process.execPath, args, cwd: this.root, env, log: this.log });
   }
 
   private watch(name: string, handle: object, exited: Promise<ExitInfo>, forget: () => void): void {

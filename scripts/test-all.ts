@@ -23,8 +23,7 @@ const SEQUENCES: Record<string, string[][]> = {
     ['npm', 'run', '-s', 'lint'],
     ['npm', 'run', '-s', 'typecheck'],
     ['vitest', 'run', '--project', 'unit', ...vitestArgs],
-    // Each file starts its own Chromium, Temporal server or database: at most half the cores' worth at once.
-    ['vitest', 'run', '--project', 'integration', '--maxWorkers=50%', ...vitestArgs],
+    ['vitest', 'run', '--project', 'integration', ...vitestArgs],
     ['env', 'TRAWL_E2E_SHARED_STACK=off', 'vitest', 'run', '--project', 'e2e-slow', OWN_STACK_FILE, ...vitestArgs],
   ],
   stack: [['vitest', 'run', '--project', 'e2e', '--project', 'e2e-slow', '--exclude', OWN_STACK_FILE, ...vitestArgs]],

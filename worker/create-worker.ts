@@ -20,9 +20,16 @@ export interface CreateWorkerOptions {
   workflowBundle?: WorkflowBundle;
 }
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** `.ts` when run through tsx, `.js` when compiled to dist/ (npm run build). */
+const MODULE_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+export const WORKFLOWS_PATH = fileURLToPath(new URL(`../workflows/index${MODULE_EXTENSION}`, import.meta.url));
 /** Bundled with the workflows: a prebuilt bundle must name them too (bundleWorkflowCode's workflowInterceptorModules). */
-export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/job-context.ts', import.meta.url))];
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL(`../workflows/job-context${MODULE_EXTENSION}`, import.meta.url))];
+/**
+ * The bundle `npm run build` writes beside the compiled code, built from the same sources: a
+ * compiled worker loads it unless WORKFLOW_BUNDLE names another. Run from sources, there is none.
+ */
+export const BUILT_WORKFLOW_BUNDLE = MODULE_EXTENSION === '.js' ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url)) : undefined;
 
 export interface WorkflowBundle {
   code: string;

@@ -15,10 +15,11 @@ import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers/registry.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
-import { createWorker, readWorkflowBundle } from './create-worker.js';
+import { BUILT_WORKFLOW_BUNDLE, createWorker, readWorkflowBundle } from './create-worker.js';
 import { ensureSchedules } from './schedules.js';
 import { createWorkerMetrics, installRuntime } from './telemetry.js';
 import { findFreePort } from '../lib/ports.js';
+import { temporalConnectionOptions } from '../lib/temporal-connection.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -51,7 +52,8 @@ async function main(): Promise<void> {
   const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
   const metrics = createWorkerMetrics(browser);
   const metricsServer = metricsPort ? await metrics.start(metricsPort, temporalMetricsPort) : undefined;
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+  const bundlePath = config.worker.workflowBundle ?? BUILT_WORKFLOW_BUNDLE;
   try {
     const worker = await createWorker({
       connection,
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
         pageMetrics: metrics.pages,
       }),
       maxConcurrentActivities: config.worker.activitySlots,
-      workflowBundle: config.worker.workflowBundle ? await readWorkflowBundle(config.worker.workflowBundle) : undefined,
+      workflowBundle: bundlePath ? await readWorkflowBundle(bundlePath) : undefined,
     });
     await ensureSchedules(config.temporal);
     log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');

@@ -4,14 +4,15 @@
  * timer, decides when maintenance runs, and it shows in the Temporal UI under Schedules.
  */
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { temporalConnectionOptions, type TemporalSettings } from '../lib/temporal-connection.js';
 import { purgeExpiredWorkflow } from '../workflows/index.js';
 import { purgeRunWorkflowId, purgeScheduleId } from '../lib/workflow-ids.js';
 
 /** One purge per deployment: its task queue names it (`trawl-purge-expired` by default). */
 const PURGE_EVERY = '10m';
 
-export async function ensureSchedules(options: { address: string; namespace: string; taskQueue: string }): Promise<void> {
-  const connection = await Connection.connect({ address: options.address });
+export async function ensureSchedules(options: TemporalSettings): Promise<void> {
+  const connection = await Connection.connect(temporalConnectionOptions(options));
   try {
     const client = new Client({ connection, namespace: options.namespace });
     await client.schedule

@@ -8,9 +8,11 @@ import { memory } from './memory.js';
 import { pageStore } from './page-store.js';
 import { scrapeLatency } from './scrape-latency.js';
 import { searchLatency } from './search-latency.js';
+import { startup } from './startup.js';
 import { twoWorkers } from './two-workers.js';
 
 export const SCENARIOS: readonly Scenario[] = [
+  startup,
   markdownThroughput,
   blockDiffScenario,
   fidelityScenario,

@@ -25,6 +25,10 @@ export interface BenchStackOptions {
   workerCount?: number;
   /** Added to BENCH_ENV for the API and workers, e.g. NODE_OPTIONS for --cpu-prof. */
   env?: Readonly<Record<string, string>>;
+  /** Run API and workers from dist/ (npm run build). @default false */
+  compiled?: boolean;
+  /** Receives every line the stack prints, as it prints it. */
+  onLine?: (line: string) => void;
 }
 
 export interface BenchStack {
@@ -51,6 +55,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const databaseUrl = testDatabaseUrl('trawl_bench');
   const lines: string[] = [];
   const log = (line: string) => {
+    options.onLine?.(line);
     lines.push(line);
     if (lines.length > 2_000) lines.shift();
     if (process.env.BENCH_VERBOSE) console.log(line);
@@ -67,6 +72,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       apiPort: await findFreePort(),
       workerCount: options.workerCount ?? 1,
       env: { ...BENCH_ENV, ...options.env },
+      compiled: options.compiled,
       log,
     });
   } catch (err) {

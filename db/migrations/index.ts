@@ -3,7 +3,7 @@
  * under tsx, vitest and any bundler. Add a migration by adding its file and a line here; names
  * are timestamps and must never change once released.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as teamsKeysJobsDocuments from './2026_11_22_000001_teams_keys_jobs_documents.js';
 import * as crawlFrontier from './2026_11_22_000002_crawl_frontier.js';
 import * as teamWebhookSecret from './2026_11_22_000003_team_webhook_secret.js';

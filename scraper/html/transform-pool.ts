@@ -34,7 +34,10 @@ interface PoolThread {
   pending: Map<number, Pending>;
 }
 
-const THREAD_BOOT = new URL('./transform-thread-boot.mjs', import.meta.url);
+/** From sources, a boot file registers tsx in the thread first; compiled (dist/), the thread's own module. */
+const THREAD_BOOT = import.meta.url.endsWith('.ts')
+  ? new URL('./transform-thread-boot.mjs', import.meta.url)
+  : new URL('./transform-thread.js', import.meta.url);
 
 export interface TransformPoolOptions {
   /**

@@ -28,9 +28,10 @@ export interface PdfLimits {
 }
 
 export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<PdfText> {
-  // pdf.js takes ownership of (detaches) the array it is given, so it gets a copy. The files come
-  // from anywhere: no generated code (eval) for fonts, and its warnings stay out of the worker log.
-  const pdf = await getDocumentProxy(new Uint8Array(data), { isEvalSupported: false, verbosity: 0 }).catch((err: unknown) => {
+  // pdf.js takes ownership of (detaches) the array it is given, so it gets a copy. Its warnings stay
+  // out of the worker log. (pdf.js 5 no longer generates font code with eval, so there is no
+  // `isEvalSupported` to turn off: the bundle unpdf ships has no `new Function`.)
+  const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 }).catch((err: unknown) => {
     const reason = err instanceof Error ? err.message : String(err);
     throw new NonRetryablePageError('SCRAPE_UNSUPPORTED_FILE_ERROR', `The PDF could not be read: ${reason}`, {
       details: { contentType: 'application/pdf' },
@@ -51,7 +52,7 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
     }
     return { pages, numPages, title: await documentTitle(pdf) };
   } finally {
-    await pdf.destroy();
+    await pdf.loadingTask.destroy();
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import Firecrawl from '@mendable/firecrawl-js';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
@@ -176,16 +176,43 @@ describe('WebSocket watcher', () => {
     expect(await foreignClose).toBe(1008);
   });
 
-  it('the SDK watcher reaches a terminal state with at least one snapshot', async () => {
-    const started = await firecrawl.startCrawl(site.url('/docs/a'), { sitemap: 'skip' });
-    const watcher = firecrawl.watcher(started.id, { kind: 'crawl', pollInterval: 1, timeout: 60 });
-    const snapshots: unknown[] = [];
-    watcher.on('snapshot', (s) => snapshots.push(s));
-    const done = new Promise<any>((resolve) => watcher.on('done', resolve));
-    await watcher.start();
-    const final = await done;
-    expect(final.status).toBe('completed');
-    expect(snapshots.length).toBeGreaterThanOrEqual(1);
-    watcher.close();
+  it('the SDK watcher streams the crawl over the global WebSocket (Node 22+) instead of polling for it', async () => {
+    // The SDK takes globalThis.WebSocket when there is one (Node 22+) and polls otherwise; a
+    // subclass records what arrives over the sockets it opens. The SDK caches the constructor at
+    // first use, so this must be the first watcher in this file's module graph. (After our close
+    // with reason `done`, the v2 SDK reads the final status once over HTTP for its `done` event.)
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(22);
+    const frames: { type: string; data: any }[] = [];
+    const sockets: { url: string; protocol: string }[] = [];
+    class RecordingWebSocket extends globalThis.WebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        this.addEventListener('open', () => sockets.push({ url: this.url, protocol: this.protocol }));
+        this.addEventListener('message', (event) => frames.push(JSON.parse(String(event.data))));
+      }
+    }
+    vi.stubGlobal('WebSocket', RecordingWebSocket);
+    try {
+      const started = await firecrawl.startCrawl(site.url('/slow-index'), { crawlEntireDomain: true, sitemap: 'skip', ignoreRobotsTxt: true, maxConcurrency: 4 });
+      const watcher = firecrawl.watcher(started.id, { kind: 'crawl', pollInterval: 1, timeout: 60 });
+      const emitted = new Set<string>();
+      watcher.on('document', (doc: any) => emitted.add(doc.metadata.scrapeId));
+      const done = new Promise<any>((resolve) => watcher.on('done', resolve));
+      void watcher.start();
+      expect((await done).status).toBe('completed');
+      watcher.close();
+
+      expect(sockets).toEqual([{ url: `${apiUrl.replace('http', 'ws')}/v2/crawl/${started.id}`, protocol: key }]);
+      expect(frames[0]!.type).toBe('catchup');
+      const overSocket = [...frames[0]!.data.data, ...frames.filter((f) => f.type === 'document').map((f) => f.data)];
+      const ids = new Set(overSocket.map((d) => d.metadata.scrapeId as string));
+      expect(ids.size).toBe(13);
+      // Documents streamed while the crawl ran, not only the catch-up of a finished one.
+      expect(frames.some((f) => f.type === 'document')).toBe(true);
+      expect(emitted).toEqual(ids);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
+
 });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { createDb, type Db } from '../../../db/connect.js';
 import type { NewDocument } from '../../../db/schema.js';
 import { migrations } from '../../../db/migrations/index.js';

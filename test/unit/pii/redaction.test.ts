@@ -51,11 +51,16 @@ describe('redactPII', () => {
   });
 
   it('runs in time linear in the text, on input that makes a backtracking engine quadratic', () => {
-    const time = (text: string) => {
-      const started = performance.now();
-      tag.redact(text);
-      return performance.now() - started;
-    };
+    // The fastest of five runs: `npm test` runs this lane beside the e2e stack, and a single run
+    // took 25 times the small input's time when another process took the CPU in the middle of it.
+    const time = (text: string) =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const started = performance.now();
+          tag.redact(text);
+          return performance.now() - started;
+        }),
+      );
     time('warm up '.repeat(1000));
     const small = time('a'.repeat(25_000) + '@');
     const large = time('a'.repeat(200_000) + '@');
