@@ -25,12 +25,15 @@ import {
   setCheckTargets,
   findMonitor,
   listCheckEventPageIds,
+  monitorPageHistory,
   type CheckPage,
   type MonitorSummary,
 } from '../../db/repositories/monitors.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import type { MonitorCheckStatus } from '../../db/schema.js';
 import { creditsLeft } from '../../lib/credits.js';
+import { targetCadences } from '../../lib/monitor/adaptive.js';
+import type { ResolvedSchedule } from '../../lib/monitor/schedule.js';
 import { comparePages, summarize, type ComparedPage } from '../../lib/monitor/check-pages.js';
 import { creditsPerCheck, emailNotificationOf, type SearchPlan, type StoredTarget } from '../../lib/monitor/plan.js';
 import { resolvePlan } from '../../lib/plans.js';
@@ -133,11 +136,15 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
 
       const jobs: CheckJob[] = [];
       const searches: BeginMonitorCheckResult['searches'] = [];
-      for (const { target, plan } of targets) {
-        if (plan.kind === 'search') {
-          searches.push({ targetId: target.id, plan });
+      const duePages = await adaptivePageFilter(deps, monitor.id, monitor.schedule as unknown as ResolvedSchedule);
+      for (const { target, plan: stored } of targets) {
+        if (stored.kind === 'search') {
+          searches.push({ targetId: target.id, plan: stored });
           continue;
         }
+        const plan = stored.kind === 'batch_scrape' ? { ...stored, pages: duePages(target.id, stored.pages) } : stored;
+        // An adaptive target none of whose pages is due runs no job this check.
+        if (plan.kind === 'batch_scrape' && plan.pages.length === 0) continue;
         const jobId = jobIdFor(input.checkId, target.id);
         const workflowId = jobWorkflowId(plan.kind, jobId);
         await insertJob(deps.db, {
@@ -226,6 +233,21 @@ export function createMonitorCheckActivities(deps: ActivityDeps) {
       const stored = await listCheckEventPageIds(deps.db, input.checkId, MAX_PAGE_EVENTS);
       return { status, summary, actualCredits, eventPageIds: stored, error };
     },
+  };
+}
+
+/**
+ * For an adaptive monitor (lib/monitor/adaptive.ts), a filter that keeps the pages due at this
+ * check; for any other, one that keeps them all. Reads the monitor's history once per check.
+ */
+async function adaptivePageFilter(deps: ActivityDeps, monitorId: string, schedule: ResolvedSchedule) {
+  type Page = { url: string; urlKey: string };
+  const { adaptive } = schedule;
+  if (!adaptive) return (_targetId: string, pages: Page[]) => pages;
+  const { currentTick, pages: history } = await monitorPageHistory(deps.db, monitorId);
+  return (targetId: string, pages: Page[]) => {
+    const cadences = targetCadences(targetId, pages.map((p) => p.urlKey), history, currentTick, adaptive);
+    return pages.filter((p) => cadences.get(p.urlKey)!.due);
   };
 }
 

@@ -19,7 +19,7 @@ import {
   updateMonitor,
   type MonitorRow,
 } from '../../db/repositories/monitors.js';
-import { setCheckFailed } from '../../db/repositories/monitors.js';
+import { monitorPageHistory, setCheckFailed } from '../../db/repositories/monitors.js';
 import { creditsPerCheck, type StoredTarget } from '../../lib/monitor/plan.js';
 import type { ResolvedSchedule } from '../../lib/monitor/schedule.js';
 import type { MonitorCheckWorkflowInput } from '../../workflows/monitor-check.js';
@@ -41,7 +41,7 @@ import {
 } from './schedules.js';
 import { manualCheckWorkflowId, monitorScheduleId } from '../../lib/workflow-ids.js';
 import { assertNotificationSupported, estimatedCreditsPerMonth, scheduleOf, storedTargets } from './plan.js';
-import { checkPageView, checkView, monitorView } from './view.js';
+import { adaptiveView, checkPageView, checkView, monitorView } from './view.js';
 import { publicBaseUrl } from '../public-url.js';
 import {
   monitorCheckQuerySchema,
@@ -114,7 +114,9 @@ export function monitorRoutes(deps: AppDeps): Router {
   });
 
   router.get('/v2/monitor/:id', ...read, async (req, res) => {
-    res.json({ success: true, data: monitorView(await requireMonitor(deps, req, res), llm) });
+    const monitor = await requireMonitor(deps, req, res);
+    const urls = adaptiveView(monitor, await monitorPageHistory(deps.db, monitor.id));
+    res.json({ success: true, data: { ...monitorView(monitor, llm), ...(urls && { adaptive: { urls } }) } });
   });
 
   router.patch('/v2/monitor/:id', ...change, updateBody, async (req, res) => {

@@ -17,8 +17,15 @@ const scheduleSchema = z
     cron: z.string().min(1).max(200).optional().describe('A 5-field cron expression, e.g. "*/30 * * * *"'),
     text: z.string().min(1).max(200).optional().describe('Plain text, e.g. "every 30 minutes", "hourly", "daily at 9:00"'),
     timezone: z.string().min(1).max(64).default('UTC').describe('IANA timezone the schedule is read in'),
+    adaptive: z
+      .strictObject({
+        minIntervalMs: z.number().int().min(300_000).describe('How often checks run: the shortest time between two checks of a URL (at least 5 minutes)'),
+        maxIntervalMs: z.number().int().min(300_000).describe('The longest a URL goes unchecked (at most 30 days)'),
+      })
+      .optional()
+      .describe("Trawl: instead of cron or text, check each scrape target's URL at the pace it changes at, within these bounds"),
   })
-  .refine((s) => (s.cron === undefined) !== (s.text === undefined), { message: 'give exactly one of cron or text' })
+  .refine((s) => [s.cron, s.text, s.adaptive].filter((v) => v !== undefined).length === 1, { message: 'give exactly one of cron, text or adaptive' })
   .describe('When checks run; read back as cron. The minimum interval is 5 minutes');
 
 const targetId = z.string().min(1).max(100).optional().describe('Stable id of the target; generated when absent');

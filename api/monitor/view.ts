@@ -4,6 +4,7 @@
  */
 import type { MonitorCheckRow, MonitorRow } from '../../db/repositories/monitors.js';
 import type { MonitorCheckPageTable } from '../../db/schema.js';
+import { targetCadences, type PageHistoryRow } from '../../lib/monitor/adaptive.js';
 import { nextRunAt, type ResolvedSchedule } from '../../lib/monitor/schedule.js';
 import type { StoredTarget } from '../../lib/monitor/plan.js';
 import type { Selectable } from 'kysely';
@@ -20,7 +21,7 @@ export function monitorView(row: MonitorRow, llmConfigured: boolean): Record<str
     id: row.id,
     name: row.name,
     status: row.status,
-    schedule: { cron: schedule.cron, timezone: schedule.timezone, ...(schedule.text !== undefined && { text: schedule.text }) },
+    schedule: { cron: schedule.cron, timezone: schedule.timezone, ...(schedule.text !== undefined && { text: schedule.text }), ...(schedule.adaptive && { adaptive: schedule.adaptive }) },
     nextRunAt: row.status === 'active' ? (nextRunAt(schedule)?.toISOString() ?? null) : null,
     lastRunAt: row.last_run_at?.toISOString() ?? null,
     currentCheckId: row.current_check_id,
@@ -37,6 +38,24 @@ export function monitorView(row: MonitorRow, llmConfigured: boolean): Record<str
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/**
+ * An adaptive monitor's pace per URL of its scrape targets (lib/monitor/adaptive.ts): the interval
+ * the evidence calls for, the evidence, and whether the next check fetches it.
+ */
+export function adaptiveView(row: MonitorRow, history: { currentTick: number; pages: PageHistoryRow[] }): Record<string, unknown>[] | undefined {
+  const { adaptive } = row.schedule as unknown as ResolvedSchedule;
+  if (!adaptive) return undefined;
+  return (row.targets as unknown as StoredTarget[]).flatMap(({ target, plan }) => {
+    if (plan.kind !== 'batch_scrape') return [];
+    const next = history.currentTick + 1;
+    const cadences = targetCadences(target.id, plan.pages.map((p) => p.urlKey), history.pages, next, adaptive);
+    return plan.pages.map((page) => {
+      const { due, nextCheckTick: _next, ...cadence } = cadences.get(page.urlKey)!;
+      return { targetId: target.id, url: page.url, dueAtNextCheck: due, ...cadence };
+    });
+  });
 }
 
 export function checkView(row: MonitorCheckRow): Record<string, unknown> {

@@ -287,6 +287,32 @@ export async function previousCheckPages(db: Db, monitorId: string, targetId: st
     .execute();
 }
 
+/** Checks that did not run (skipped, or still queued) are no tick of an adaptive monitor. */
+const NOT_RUN: MonitorCheckStatus[] = ['queued', 'skipped_overlap', 'skipped_no_credits'];
+
+/**
+ * An adaptive monitor's evidence (lib/monitor/adaptive.ts): each page its checks found, with the
+ * tick of its check (its place, from 0, among the checks that ran), and the latest tick.
+ */
+export async function monitorPageHistory(db: Db, monitorId: string) {
+  const ticks = db
+    .selectFrom('monitor_checks')
+    .select(['id', 'started_at', sql<number>`(row_number() over (order by started_at, id))::int - 1`.as('tick')])
+    .where('monitor_id', '=', monitorId)
+    .where('status', 'not in', NOT_RUN)
+    .as('c');
+  const [pages, latest] = await Promise.all([
+    db
+      .selectFrom('monitor_check_pages as p')
+      .innerJoin(ticks, 'c.id', 'p.check_id')
+      .select(['p.target_id', 'p.url', 'p.url_key', 'p.status', 'c.tick', 'p.created_at'])
+      .where('p.monitor_id', '=', monitorId)
+      .execute(),
+    db.selectFrom('monitor_checks').select((eb) => eb.fn.countAll<string>().as('n')).where('monitor_id', '=', monitorId).where('status', 'not in', NOT_RUN).executeTakeFirst(),
+  ]);
+  return { currentTick: Number(latest?.n ?? 0) - 1, pages };
+}
+
 /** What a check's page jobs stored: each page's Document id, change tracking and status, or its error. */
 export async function checkJobPages(db: Db, jobId: string) {
   return db

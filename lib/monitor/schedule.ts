@@ -6,6 +6,7 @@
  * and to count the runs in a month for `estimatedCreditsPerMonth`; Temporal runs the Schedule.
  */
 import { Cron } from 'croner';
+import type { AdaptiveSchedule } from './adaptive.js';
 
 export const MIN_INTERVAL_SECS = 300;
 
@@ -13,6 +14,8 @@ export interface MonitorScheduleInput {
   cron?: string;
   text?: string;
   timezone?: string;
+  /** Trawl: checks every minIntervalMs, each URL only when due (lib/monitor/adaptive.ts). */
+  adaptive?: AdaptiveSchedule;
 }
 
 export interface ResolvedSchedule {
@@ -20,7 +23,11 @@ export interface ResolvedSchedule {
   timezone: string;
   /** The text it was given as, kept for reading back. */
   text?: string;
+  adaptive?: AdaptiveSchedule;
 }
+
+/** The longest an adaptive URL may go unchecked. */
+export const MAX_ADAPTIVE_INTERVAL_MS = 30 * 86_400_000;
 
 export class ScheduleError extends Error {}
 
@@ -42,6 +49,15 @@ export const SCHEDULE_TEXT_FORMS = [
 export function resolveSchedule(input: MonitorScheduleInput): ResolvedSchedule {
   const timezone = input.timezone ?? 'UTC';
   if (!isTimezone(timezone)) throw new ScheduleError(`Unknown timezone "${timezone}"; use an IANA name such as UTC or Europe/Paris`);
+  if (input.adaptive) {
+    try {
+      const { cron } = resolveSchedule({ text: adaptiveTick(input.adaptive), timezone });
+      return { cron, timezone, adaptive: input.adaptive };
+    } catch (err) {
+      // The tick is every minIntervalMs: say so rather than blame a text the caller never wrote.
+      throw new ScheduleError(`adaptive.minIntervalMs ${input.adaptive.minIntervalMs}: ${(err as Error).message}`);
+    }
+  }
   const cron = input.cron !== undefined ? input.cron.trim().replace(/\s+/g, ' ') : cronFromText(input.text ?? '');
   if (cron.split(' ').length !== 5) throw new ScheduleError(`"${cron}" is not a 5-field cron expression (minute hour day month weekday)`);
   let runs: Date[];
@@ -57,6 +73,15 @@ export function resolveSchedule(input: MonitorScheduleInput): ResolvedSchedule {
     }
   }
   return { cron, timezone, ...(input.text !== undefined && input.cron === undefined && { text: input.text }) };
+}
+
+/** The schedule an adaptive monitor's ticks follow: its minimum interval, as the text form says it. */
+function adaptiveTick({ minIntervalMs, maxIntervalMs }: AdaptiveSchedule): string {
+  const minutes = minIntervalMs / 60_000;
+  if (!Number.isInteger(minutes)) throw new ScheduleError('adaptive.minIntervalMs must be a whole number of minutes');
+  if (maxIntervalMs < minIntervalMs) throw new ScheduleError('adaptive.maxIntervalMs must be at least minIntervalMs');
+  if (maxIntervalMs > MAX_ADAPTIVE_INTERVAL_MS) throw new ScheduleError(`adaptive.maxIntervalMs may be at most ${MAX_ADAPTIVE_INTERVAL_MS} (30 days)`);
+  return `every ${minutes} minutes`;
 }
 
 /** Runs in the next 30 days, counted over a week so a 5-minute schedule costs ~2,000 steps, not 8,640. */

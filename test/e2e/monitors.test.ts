@@ -256,6 +256,32 @@ describe('checks of a scrape target', () => {
     await api(`/v2/monitor/${monitor.id}`, { method: 'DELETE' });
   });
 
+  it('checks each URL of an adaptive monitor at its own pace: a stable page 5× less often, every change of a volatile one seen (Trawl)', async () => {
+    site.set('/stable', '<h1>Terms</h1><p>These terms have not changed in years.</p>');
+    const monitor = await createMonitor({
+      schedule: { adaptive: { minIntervalMs: 300_000, maxIntervalMs: 86_400_000 } },
+      targets: [{ type: 'scrape', urls: [site.url('/volatile'), site.url('/stable')], id: 'pages' }],
+    });
+    expect(monitor.schedule).toMatchObject({ cron: '*/5 * * * *', adaptive: { minIntervalMs: 300_000, maxIntervalMs: 86_400_000 } });
+    const fetched = { volatile: 0, stable: 0 };
+    for (let tick = 0; tick < 31; tick++) {
+      site.set('/volatile', `<h1>Live</h1><p>Reading number ${tick} of the sensor.</p>`);
+      const check = await runCheck(monitor.id);
+      const pages = byUrl(check);
+      // Credits only for the URLs the check fetched.
+      expect(check.actualCredits).toBeLessThanOrEqual(Object.keys(pages).length);
+      expect(pages['/volatile']?.status).toBe(tick === 0 ? 'new' : 'changed');
+      if (pages['/stable']) fetched.stable += 1;
+      fetched.volatile += 1;
+    }
+    expect(fetched).toEqual({ volatile: 31, stable: 5 });
+    const read = (await api(`/v2/monitor/${monitor.id}`)).body.data;
+    const stable = read.adaptive.urls.find((u: any) => u.url === site.url('/stable'));
+    expect(stable).toMatchObject({ targetId: 'pages', checks: 5, changes: 0, intervalTicks: 16, estimatedIntervalMs: 16 * 300_000, dueAtNextCheck: true });
+    expect(read.adaptive.urls.find((u: any) => u.url === site.url('/volatile'))).toMatchObject({ checks: 31, changes: 30, intervalTicks: 1 });
+    await api(`/v2/monitor/${monitor.id}`, { method: 'DELETE' });
+  }, 180_000);
+
   it('runs a check when its Schedule fires, recorded as scheduled', async () => {
     site.set('/scheduled', '<p>Checked by the Schedule.</p>');
     const monitor = await createMonitor({ targets: [{ type: 'scrape', urls: [site.url('/scheduled')] }] });
