@@ -20,7 +20,8 @@ import { inlineMedia, type MediaPublisher } from './media.js';
 import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes } from './net/proxy-routes.js';
 import { isPdf } from './pdf/detect.js';
 import { transformPdf, type PdfContent } from './pdf/pdf-content.js';
-import type { FetchRequest, FetchedPage, TransformOptions } from './types.js';
+import { sha256Hex } from '../lib/hash.js';
+import type { FetchRequest, FetchedPage, RedirectHop, TransformOptions } from './types.js';
 
 export interface ScraperDeps {
   browser: BrowserPool;
@@ -154,9 +155,23 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
       contentType: page.headers['content-type'] ?? page.contentType,
       scrapeId: req.scrapeId,
       proxyUsed,
+      ...provenanceOf(page),
     },
   };
   return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf, validators };
+}
+
+/**
+ * Where the page came from, for telling unchanged content cheaply (a Trawl extension): the hash of
+ * the bytes the server sent (or of the DOM the browser rendered) and the redirects on the way.
+ * contentHash, of the markdown delivered, is added by the pipeline after its enrich steps.
+ */
+function provenanceOf(page: FetchedPage): { rawHash?: string; redirectChain?: RedirectHop[] } {
+  const raw = page.body ?? page.html;
+  return {
+    ...(raw !== undefined && { rawHash: sha256Hex(raw) }),
+    ...(page.redirectChain && { redirectChain: page.redirectChain }),
+  };
 }
 
 function conditionalHeaders(validators: PageValidators | undefined): Record<string, string> {

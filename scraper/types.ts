@@ -12,6 +12,8 @@ export interface FetchedPage {
   engine: EngineName;
   /** Final URL after redirects. */
   url: string;
+  /** The redirects that led to `url`, in order; absent when there were none. */
+  redirectChain?: RedirectHop[];
   statusCode: number;
   /** Response headers, lower-cased names. */
   headers: Record<string, string>;
@@ -25,6 +27,12 @@ export interface FetchedPage {
   screenshot?: CapturedMedia;
   /** What the requested actions produced, in the order they ran (browser engine). */
   actions?: ActionOutputs;
+}
+
+/** One redirect: the URL that answered and its status (301, 302, 303, 307, 308). */
+export interface RedirectHop {
+  url: string;
+  statusCode: number;
 }
 
 /** Image or PDF bytes a scrape captured; the Document carries them as a URL or a data: URI. */

@@ -18,6 +18,7 @@ import type { ChangeDetection } from '../../contracts/change-detection.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { CacheCopy } from '../../db/repositories/page-cache.js';
 import { pageCredits } from '../../lib/credits.js';
+import { sha256Hex } from '../../lib/hash.js';
 import type { TeamPlan } from '../../lib/plans.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
@@ -147,6 +148,8 @@ async function runStages<Result>(
         { deps, owner, url: task.url, options: task.options, outputs, outcome, fromCache, signal, changeDetection: task.changeDetection },
         steps,
       );
+      // The markdown as delivered, after every step that rewrites it (redactPII, onlyCleanContent).
+      if (typeof outcome.document.markdown === 'string') outcome.document.metadata.contentHash = sha256Hex(outcome.document.markdown);
       // Produced for the model formats only; the caller did not ask for it.
       if (!outputs.markdown) delete outcome.document.markdown;
       addWarning(outcome, threat?.warning);

@@ -22,7 +22,7 @@ import { addressPolicyFor } from '../net/address-policy.js';
 import { UNREACHABLE_HEADER } from '../net/guard-proxy.js';
 import { toPageError } from '../net/network-error.js';
 import { ssrfBlockedError } from '../net/peer-guard.js';
-import type { BrowserFetchRequest, FetchedPage } from '../types.js';
+import type { BrowserFetchRequest, FetchedPage, RedirectHop } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
 import { ACTION_SETTLE_MS, idleProof, type IdleProof, SETTLE_MAX_MS, SETTLE_MIN_MS, SETTLE_QUIET_MS, watchNetwork } from './page-settle.js';
 
@@ -369,6 +369,7 @@ async function captured(
   knownHeaders?: Record<string, string>,
 ): Promise<FetchedPage> {
   const headers = knownHeaders ?? (await response.allHeaders());
+  const redirectChain = await redirectsBefore(response);
   return {
     engine: 'browser',
     url,
@@ -376,7 +377,17 @@ async function captured(
     headers,
     contentType: mediaType(headers['content-type']),
     ...content,
+    ...(redirectChain.length > 0 && { redirectChain }),
   };
+}
+
+/** The main frame's redirects that led to `response`, oldest first, as Chromium recorded them. */
+async function redirectsBefore(response: PageResponse): Promise<RedirectHop[]> {
+  const hops: RedirectHop[] = [];
+  for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) {
+    hops.unshift({ url: request.url(), statusCode: (await request.response())?.status() ?? 0 });
+  }
+  return hops;
 }
 
 /**

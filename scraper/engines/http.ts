@@ -10,7 +10,7 @@ import { addressPolicyFor, type AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_ENCODING, contentTooLargeError, decodeContent } from '../net/content-decoding.js';
 import { guardedDispatcher } from '../net/guarded-dispatcher.js';
 import { toPageError } from '../net/network-error.js';
-import type { FetchedPage, FetchRequest } from '../types.js';
+import type { FetchedPage, FetchRequest, RedirectHop } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
 import { CONNECTION_HEADERS } from '../net/connection-headers.js';
 
@@ -143,6 +143,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
   const timer = setTimeout(() => deadline.abort(), budgetMs);
   const signal = AbortSignal.any([req.signal, deadline.signal]);
   let headers = requestHeaders(req);
+  const redirectChain: RedirectHop[] = [];
   try {
     for (let redirects = 0; ; redirects++) {
       const response = await request(url, { method: 'GET', headers, dispatcher, signal });
@@ -157,6 +158,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
           headers: responseHeaders,
           contentType: mediaType(responseHeaders['content-type']),
           body: await decodeContent(raw, responseHeaders['content-encoding'], maxBytes),
+          ...(redirectChain.length > 0 && { redirectChain }),
         };
       }
       // Reading a small redirect body to the end keeps the connection reusable for the next hop;
@@ -166,6 +168,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
         const message = `Too many redirects (more than ${maxRedirects}) from ${req.url}`;
         throw new NonRetryablePageError('SCRAPE_SITE_ERROR', message, { details: { url: url.href } });
       }
+      redirectChain.push({ url: url.href, statusCode: response.statusCode });
       const next = redirectTarget(url, location);
       await req.checkUrl?.(next.href);
       if (next.hostname !== url.hostname) headers = withoutCredentials(headers);

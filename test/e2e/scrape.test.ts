@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { ARTICLE_PARAGRAPHS, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -131,6 +132,25 @@ describe('content', () => {
     expect(res.body.data.metadata.sourceURL).toBe(`${site.url}/redirect-1`);
     expect(res.body.data.metadata.url).toBe(`${site.url}/final`);
     expect(res.body.data.markdown).toContain('followed the redirects');
+  });
+
+  it.each([
+    ['the HTTP engine', {}],
+    ['the browser', { waitFor: 1 }],
+  ])('reports provenance through %s: the redirects, the hash of what the server sent and of the markdown (Trawl)', async (_engine, options) => {
+    const res = await scrape({ url: `${site.url}/redirect-1`, ...options });
+    const { metadata, markdown } = res.body.data;
+    expect(metadata.redirectChain).toEqual([
+      { url: `${site.url}/redirect-1`, statusCode: 302 },
+      { url: `${site.url}/redirect-2`, statusCode: 302 },
+    ]);
+    expect(metadata.contentHash).toBe(createHash('sha256').update(markdown).digest('hex'));
+    expect(metadata.rawHash).toMatch(/^[0-9a-f]{64}$/);
+    const direct = await scrape({ url: `${site.url}/final`, ...options });
+    expect(direct.body.data.metadata.redirectChain).toBeUndefined();
+    // The same bytes and the same markdown hash alike, however the page was reached.
+    expect(direct.body.data.metadata.contentHash).toBe(metadata.contentHash);
+    if (!('waitFor' in options)) expect(direct.body.data.metadata.rawHash).toBe(metadata.rawHash);
   });
 
   it('passes a target 404 through as metadata.statusCode, not as an API error', async () => {
