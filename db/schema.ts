@@ -55,6 +55,10 @@ export interface JobTable {
   idempotency_key: string | null;
   /** The key that started the job (null with AUTH=none); usage by key is read through it. */
   api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The job keeps nothing: no cache, index or snapshot writes; Documents deleted once delivered. */
+  zero_data_retention: Generated<boolean>;
+  /** `v1` or `v2`: the API the job was started through; null when no request started it. */
+  api_version: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type DocumentStatus = 'completed' | 'failed';

@@ -80,7 +80,7 @@ export function agentRoutes(deps: AppDeps): Router {
 }
 
 function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<typeof agentRequestSchema>>): RequestHandler {
-  return async (_req, res) => {
+  return async (req, res) => {
     const body = validated.of(res);
     const { teamId, keyId } = authOf(res);
     if ((await teamStandingOf(deps.db, res)).plan.zeroDataRetention) {
@@ -94,6 +94,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     try {
       const { jobId } = await startJob(deps, {
         kind: 'agent',
+        request: req,
         teamId,
         apiKeyId: keyId,
         url: body.urls?.[0] ?? null,

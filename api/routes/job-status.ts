@@ -5,6 +5,7 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
+import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
@@ -63,6 +64,9 @@ export function jobStatusRoutes(deps: AppDeps): Router {
         data: page.documents,
         ...(warning && { warning }),
       });
+      // A finished zero-data-retention job whose last page was just read has delivered everything:
+      // its content goes now, not when the purge's collection window ends.
+      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetJobContent(deps.db, job.id);
     });
 
     router.get(`${prefix}/:id/errors`, ...auth, async (req, res) => {

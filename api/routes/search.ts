@@ -10,6 +10,7 @@ import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { listJobDocuments, type JobDocument } from '../../db/repositories/crawl-read.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import { findTeamJob } from '../../db/repositories/jobs.js';
+import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import type { SearchJobResult, SearchSourceRequest } from '../../activities/search.js';
 import type { SearchCategory } from '../../activities/search/provider.js';
 import { searchWorkflow } from '../../workflows/index.js';
@@ -25,6 +26,7 @@ import { searchRequestSchema, type SearchRequest } from '../schemas/search.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
+import { withZeroDataRetention, ZDR_SEARCH_NOT_ALLOWED, zeroDataRetentionOf } from '../zero-data-retention.js';
 
 export function searchRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -40,10 +42,13 @@ const searchTimeout = () => httpError('JOB_TIMEOUT', 'Search timed out');
 function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody<SearchRequest>): RequestHandler {
   return async (req, res) => {
     const body = validated.of(res);
-    if (body.enterprise?.includes('zdr')) {
-      // Firecrawl's answer for a team without ZDR search; Trawl has no zero data retention yet.
-      throw httpError('FORBIDDEN', 'Zero Data Retention (ZDR) search is not enabled for your team.', { option: 'enterprise' });
-    }
+    // End-to-end ZDR: Trawl keeps neither the query nor the results, and its own index or SearXNG
+    // instance is the provider, which keeps nothing of Trawl's asking.
+    const zdr = await zeroDataRetentionOf(deps, res, body.enterprise?.includes('zdr') ?? false, {
+      code: 'FORBIDDEN',
+      message: ZDR_SEARCH_NOT_ALLOWED,
+      option: 'enterprise',
+    });
     const raw = req.body as { scrapeOptions?: { formats?: unknown } };
     // Formats have a default; only formats the caller named mean "scrape the results".
     const scrape = body.scrapeOptions !== undefined && Array.isArray(raw.scrapeOptions?.formats) && raw.scrapeOptions.formats.length > 0;
@@ -63,10 +68,12 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
     try {
       const started = await startJob(deps, {
         kind: 'search',
+        request: req,
         teamId,
         apiKeyId: keyId,
         url: null,
         options,
+        zeroDataRetention: zdr,
         // The response waits for the job's result or its failure, and either commit makes the row
         // durable with it.
         relaxed: true,
@@ -80,7 +87,7 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
           jobId: id,
           teamId,
           kind: 'search',
-          scrapeOptions: body.scrapeOptions ?? scrapeOptionsSchema.parse({}),
+          scrapeOptions: withZeroDataRetention(body.scrapeOptions ?? scrapeOptionsSchema.parse({}), zdr),
           deadlineAt: deadline,
           search: {
             query: body.query,
@@ -114,6 +121,8 @@ function runSearch(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBody
       ...(result.sources.images && { images: result.sources.images }),
     };
     const creditsUsed = result.searchCredits + documents.reduce((n, d) => n + d.creditsUsed, 0);
+    // Delivered with this response: a ZDR search forgets its query, results and pages now.
+    if (zdr) await forgetJobContent(deps.db, jobId);
     const warnings = [notDoneWarnings('search', body), result.warning].filter(Boolean);
     const warning = warnings.length > 0 && { warning: warnings.join(' ') };
     if (version === 'v1') {
