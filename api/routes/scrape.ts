@@ -26,8 +26,8 @@ export function scrapeRoutes(deps: AppDeps): Router {
     const { url, origin: _origin, integration: _integration, zeroDataRetention, ...options } = body.of(res);
     res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
   });
-  // A read of a finished job, polled like a crawl's status.
-  router.get('/v2/scrape/:id', ...guard(deps, 'scrape', 'crawl-status'), async (req, res) => {
+  // A read of a finished job, polled like a crawl's status; v1's answer is the same envelope.
+  router.get(['/v2/scrape/:id', '/v1/scrape/:id'], ...guard(deps, 'scrape', 'crawl-status'), async (req, res) => {
     const id = String(req.params.id);
     const job = await requireTeamJob(deps.db, authOf(res).teamId, id, ['scrape']);
     const row = job.status === 'completed' ? await findDocument(deps.db, id) : undefined;
