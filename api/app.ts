@@ -21,6 +21,7 @@ import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
 import { teamActivityRoutes } from './routes/team-activity.js';
+import { readerRoutes } from './routes/reader.js';
 import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
@@ -53,6 +54,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(jobStatusRoutes(deps));
   app.use(teamUsageRoutes(deps));
   app.use(teamActivityRoutes(deps));
+  app.use(readerRoutes(deps));
   app.use(mediaRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

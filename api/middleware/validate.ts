@@ -56,7 +56,12 @@ function validationError(issues: z.core.$ZodIssue[]) {
 
 /** Parses the query string with `schema`; a bad parameter is a 400 naming it. */
 export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  const parsed = schema.safeParse(req.query);
+  return parseOrRefuse(schema, req.query);
+}
+
+/** Parses a request part that is not the body (query, headers); a bad value is a 400 naming it. */
+export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const summary = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw httpError('BAD_REQUEST', `Bad Request: ${summary}`, parsed.error.issues);

@@ -17,6 +17,7 @@ import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
 import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../schemas/monitor.js';
 import { statusQuerySchema } from '../routes/job-status.js';
 import { teamActivityQuerySchema } from '../schemas/team-activity.js';
+import { readerHeadersSchema } from '../schemas/reader.js';
 import * as r from './responses.js';
 
 export interface Operation {
@@ -29,6 +30,8 @@ export interface Operation {
   auth: boolean;
   body?: z.ZodType;
   query?: z.ZodObject;
+  /** Request headers the route reads (Jina Reader's X- headers). */
+  headers?: z.ZodObject;
   response: z.ZodType;
   /** Error statuses the route can answer, besides 401/403/429 for authenticated routes. */
   errors: number[];
@@ -75,6 +78,8 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'get', path: `/${v}/team/credit-usage/historical`, tag: 'Team', summary: 'Credits used per period', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage`, tag: 'Team', summary: 'Model tokens left this period', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage/historical`, tag: 'Team', summary: 'Model tokens used per period', auth: true, response: r.usage, errors: [] })),
+  { method: 'get', path: '/r/{target}', tag: 'Jina Reader', summary: 'Read one page, Jina Reader style: markdown as text/plain, or JSON (Accept: application/json), or an event stream', auth: true, headers: readerHeadersSchema, response: r.readerText, errors: [400, 402, 408, 500, 502], produces: 'text/plain' },
+  { method: 'get', path: '/s/{query}', tag: 'Jina Reader', summary: 'Search and read the top five results, Jina Reader style', auth: true, headers: readerHeadersSchema, response: r.readerText, errors: [400, 402, 408, 502], produces: 'text/plain' },
   { method: 'get', path: '/v2/team/activity', tag: 'Team', summary: "The team's jobs of the last 24 hours, newest first", auth: true, query: teamActivityQuerySchema, response: r.teamActivity, errors: [400] },
   ...both((v) => ({ method: 'get', path: `/${v}/team/queue-status`, tag: 'Team', summary: 'Jobs queued and running for the team', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/concurrency-check`, tag: 'Team', summary: 'Concurrency in use and allowed', auth: true, response: r.usage, errors: [] })),

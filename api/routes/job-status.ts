@@ -57,6 +57,10 @@ export function jobStatusRoutes(deps: AppDeps): Router {
           })
         : undefined;
       const { warning, ...figures } = view;
+      // A finished zero-data-retention job whose last page is read here has delivered everything:
+      // its content goes now (before the answer, so no later read finds it), not when the purge's
+      // collection window ends. The page is already in memory.
+      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetJobContent(deps.db, job.id);
       res.json({
         success: true,
         ...figures,
@@ -64,9 +68,6 @@ export function jobStatusRoutes(deps: AppDeps): Router {
         data: page.documents,
         ...(warning && { warning }),
       });
-      // A finished zero-data-retention job whose last page was just read has delivered everything:
-      // its content goes now, not when the purge's collection window ends.
-      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetJobContent(deps.db, job.id);
     });
 
     router.get(`${prefix}/:id/errors`, ...auth, async (req, res) => {

@@ -393,6 +393,38 @@ describe('route fuzz: no 5xx, always the envelope', () => {
     );
   });
 
+  it("Jina Reader's GET /r/<url> and /s/<query>: hostile targets, queries and X- headers", async () => {
+    const readerHeader = fc.dictionary(
+      fc.constantFrom(
+        'x-return-format', 'x-target-selector', 'x-remove-selector', 'x-wait-for-selector', 'x-timeout', 'x-no-cache',
+        'x-retain-images', 'x-with-links-summary', 'x-with-images-summary', 'x-proxy-url',
+      ),
+      fc.oneof(headerText, fc.constantFrom('true', 'all', 'none', 'html', 'markdown', 'pageshot', '1', '0', 'a,b', 'div:has(p)', '*')),
+      { maxKeys: 4 },
+    );
+    const hostile = fc.constantFrom(
+      'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://[::1', '//x', 'http://',
+      'http%3A%2F%2F169.254.169.254%2F', 'data:text/html,x', 'ftp://x', 'http://no-such-host.invalid/', '..%2F..%2F', '%2e%2e/admin',
+    );
+    const target = fc.oneof(
+      fc.constantFrom('/docs/a', '/', '/image.png').map((p) => site.url(p)),
+      hostile,
+      nastyString.map(uriComponent),
+      nastyString.map((v) => v.replace(/[\ud800-\udfff]/g, '')),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/r/', '/s/'), target, readerHeader, fc.constantFrom('application/json', 'text/event-stream', ''), async (route, t, headers, accept) => {
+        const res = await fetch(`${apiUrl}${route}${t}`, { headers: authed({ ...headers, ...(accept && { accept }) }) });
+        const text = await res.text();
+        const shown = `GET ${route}${t} ${JSON.stringify(headers)} accept=${accept} → ${res.status} ${text.slice(0, 300)}`;
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect(res.status, shown).toBeLessThan(500);
+        if (res.status >= 400) expect(JSON.parse(text), shown).toMatchObject({ success: false, error: expect.any(String) });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('ids, queries and methods on every read and cancel route', async () => {
     await fc.assert(
       fc.asyncProperty(
