@@ -14,6 +14,7 @@ import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
 import { searchRoutes } from './routes/search.js';
 import { agentRoutes } from './routes/agent.js';
+import { agentThreadRoutes } from './routes/agent-threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { monitorRoutes } from './routes/monitor.js';
@@ -46,6 +47,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(mapRoutes(deps));
   app.use(extractRoutes(deps));
   app.use(searchRoutes(deps));
+  app.use(agentThreadRoutes(deps));
   app.use(agentRoutes(deps));
   app.use(monitorRoutes(deps));
   app.use(threatProtectionRoutes(deps));

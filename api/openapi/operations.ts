@@ -18,6 +18,7 @@ import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequest
 import { statusQuerySchema } from '../routes/job-status.js';
 import { teamActivityQuerySchema } from '../schemas/team-activity.js';
 import { readerHeadersSchema } from '../schemas/reader.js';
+import { threadQuerySchema } from '../routes/agent-threads.js';
 import * as r from './responses.js';
 
 export interface Operation {
@@ -66,6 +67,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/v2/agent', tag: 'Agent', summary: 'List agent runs, 20 at a time (before=<unix ms>)', auth: true, response: r.agentList, errors: [400] },
   { method: 'get', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Agent run status and result', auth: true, response: r.agentStatus, errors: [400, 404] },
   { method: 'delete', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Cancel an agent run', auth: true, response: r.agentCancelled, errors: [400, 404, 409] },
+  { method: 'get', path: '/v2/agent/threads/{id}', tag: 'Agent', summary: 'An agent thread and its runs, in turn order', auth: true, query: threadQuerySchema, response: r.agentThread, errors: [400, 404] },
   { method: 'get', path: '/v2/agent/{id}/trace', tag: 'Agent', summary: "An agent run's ordered trace events", auth: true, response: r.agentTrace, errors: [400, 404] },
   { method: 'get', path: '/v2/agent/{id}/snapshots/{snapshotId}', tag: 'Agent', summary: 'One snapshot of an agent run', auth: true, response: r.agentSnapshot, errors: [400, 404] },
   ...both((v) => ({ method: 'post', path: `/${v}/search`, tag: 'Search', summary: 'Search the team index (or SearXNG), optionally scraping the results', auth: true, body: searchRequestSchema, response: r.searchResponse, errors: [400, 402, 408, 502, 503] })),

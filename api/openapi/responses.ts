@@ -135,6 +135,7 @@ export const activeCrawls = z.object({
 });
 
 export const usage = z.looseObject({ success: z.literal(true), data: z.looseObject({}) });
+export const agentThread = z.looseObject({ success: z.literal(true), thread: z.looseObject({ id: z.uuid(), status: z.enum(['idle', 'running']), runs: z.array(z.looseObject({})) }) });
 /** A Jina-style answer as text; its JSON form is `{code, status, data}`. */
 export const readerText = z.string();
 export const teamActivity = z.strictObject({

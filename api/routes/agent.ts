@@ -6,6 +6,7 @@
 import { Router, type RequestHandler } from 'express';
 import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
+import { createThread, takeTurn, threadExists } from '../../db/repositories/agent-threads.js';
 import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
@@ -37,10 +38,14 @@ export function agentRoutes(deps: AppDeps): Router {
     const job = await agentJob(deps, res, String(req.params.id));
     const [creditsUsed, webhookFailures] = await Promise.all([readRunCredits(deps.db, job.id), webhookFailureViews(deps.db, job.id)]);
     const data = job.status === 'completed' ? await snapshotOf(deps, job) : undefined;
+    const chat = (job.options as { mode?: string }).mode === 'chat';
     res.json({
       success: true,
       status: statusOf(job),
-      ...(data !== undefined && { data }),
+      // A chat run answers in `message`, an extract run in `data`.
+      ...(data !== undefined && (chat ? { message: data } : { data })),
+      mode: chat ? 'chat' : 'extract',
+      ...(job.thread_id && { threadId: job.thread_id, threadTurn: job.thread_turn }),
       ...(job.status === 'failed' && { error: job.error ?? 'The agent run failed' }),
       ...(job.status === 'cancelled' && { error: CANCELLED }),
       model: 'spark-2',
@@ -91,6 +96,10 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     assertJsonSchema(body.schema, 'schema');
     const { origin: _o, integration: _i, ...options } = body;
     const { plan } = await teamStandingOf(deps.db, res);
+    // Every run is a turn of a thread: a new one's first, or the next of the thread it names.
+    if (body.threadId && !(await threadExists(deps.db, teamId, body.threadId))) throw httpError('NOT_FOUND', 'Thread not found');
+    const threadId = body.threadId ?? (await createThread(deps.db, teamId));
+    let turn = 0;
     try {
       const { jobId } = await startJob(deps, {
         kind: 'agent',
@@ -99,18 +108,24 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
         apiKeyId: keyId,
         url: body.urls?.[0] ?? null,
         options,
+        threadId,
         workflow: agentWorkflow,
-        admit: async () => {
+        admit: async (runId) => {
           const running = await countRunningJobs(deps.db, teamId, 'agent');
           if (running > plan.agentConcurrency) {
             throw httpError('CONCURRENCY_LIMITED', `Too many agent runs at once: the team's plan allows ${plan.agentConcurrency}; wait for one to finish`);
           }
+          const taken = await takeTurn(deps.db, threadId, runId);
+          if ('busy' in taken) throw httpError('CONFLICT', 'The thread has a run in progress: send the next turn when it has finished');
+          turn = taken.turn;
         },
         input: (runId) => ({
           runId,
           teamId,
           prompt: body.prompt,
-          schema: body.schema,
+          // A chat run's answer is its text reply, checked like any answer.
+          schema: body.mode === 'chat' ? { type: 'string' } : body.schema,
+          thread: { id: threadId, turn },
           urls: body.urls ?? [],
           strictConstrainToURLs: body.strictConstrainToURLs,
           maxCredits: body.maxCredits,
@@ -120,7 +135,7 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
         }),
       });
       const warning = notDoneWarnings('agent', body);
-      res.json({ success: true, id: jobId, ...(warning && { warning }) });
+      res.json({ success: true, id: jobId, threadId, threadTurn: turn, ...(warning && { warning }) });
     } catch (err) {
       // startJob failed the row; the seed's wording for a run that could not be submitted.
       if (err instanceof TrawlError && err.code === 'SERVICE_UNAVAILABLE') throw httpError('AGENT_START_FAILED', 'Failed to passthrough agent request.');
