@@ -6,7 +6,7 @@
 import { Router, type RequestHandler } from 'express';
 import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
-import { createThread, takeTurn, threadExists } from '../../db/repositories/agent-threads.js';
+import { createThread, lastTurnOptions, takeTurn } from '../../db/repositories/agent-threads.js';
 import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
@@ -23,7 +23,7 @@ import { validatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { teamStandingOf } from '../team-plan.js';
 import { assertJsonSchema, assertModelConfigured } from '../unsupported-options.js';
-import { agentRequestSchema, STEPS_BY_EFFORT } from '../schemas/agent.js';
+import { agentRequestSchema, STEPS_BY_EFFORT, type AgentRequest } from '../schemas/agent.js';
 
 const PAGE_SIZE = 20;
 const CANCELLED = 'The agent run was cancelled';
@@ -86,8 +86,12 @@ export function agentRoutes(deps: AppDeps): Router {
 
 function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<typeof agentRequestSchema>>): RequestHandler {
   return async (req, res) => {
-    const body = validated.of(res);
+    const given = validated.of(res);
     const { teamId, keyId } = authOf(res);
+    // Every run is a turn of a thread: a new one's first, or the next of the thread it names.
+    const previous = given.threadId ? await lastTurnOptions(deps.db, teamId, given.threadId) : null;
+    if (previous === undefined) throw httpError('NOT_FOUND', 'Thread not found');
+    const body = followUp(given, previous, req.body);
     if ((await teamStandingOf(deps.db, res)).plan.zeroDataRetention) {
       throw httpError('BAD_REQUEST', 'Your team has zero data retention enabled. This is not supported on extract.');
     }
@@ -96,8 +100,6 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     assertJsonSchema(body.schema, 'schema');
     const { origin: _o, integration: _i, ...options } = body;
     const { plan } = await teamStandingOf(deps.db, res);
-    // Every run is a turn of a thread: a new one's first, or the next of the thread it names.
-    if (body.threadId && !(await threadExists(deps.db, teamId, body.threadId))) throw httpError('NOT_FOUND', 'Thread not found');
     const threadId = body.threadId ?? (await createThread(deps.db, teamId));
     let turn = 0;
     try {
@@ -142,6 +144,19 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
       throw err;
     }
   };
+}
+
+/**
+ * A follow-up turn, as Firecrawl's: the mode, urls and schema the request leaves out are the
+ * previous turn's (the raw body tells which it stated: after parsing, mode always has a value).
+ */
+function followUp(body: AgentRequest, previous: Record<string, unknown> | null, raw: unknown): AgentRequest {
+  if (!previous) return body;
+  const stated = new Set(Object.keys(raw && typeof raw === 'object' ? raw : {}));
+  const inherited = Object.fromEntries((['mode', 'urls', 'schema'] as const).filter((k) => !stated.has(k) && previous[k] !== undefined).map((k) => [k, previous[k]]));
+  const turn = { ...body, ...inherited } as AgentRequest;
+  if (turn.mode === 'chat' && turn.schema) throw httpError('BAD_REQUEST', 'Bad Request: schema: a chat run answers in text: schema cannot be combined with mode "chat"', { option: 'schema' });
+  return turn;
 }
 
 function listAgents(deps: AppDeps): RequestHandler {

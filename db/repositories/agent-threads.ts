@@ -15,8 +15,18 @@ export async function createThread(db: Db, teamId: string): Promise<string> {
   return id;
 }
 
-export async function threadExists(db: Db, teamId: string, threadId: string): Promise<boolean> {
-  return (await db.selectFrom('agent_threads').select('id').where('id', '=', threadId).where('team_id', '=', teamId).executeTakeFirst()) !== undefined;
+/** The options of the thread's latest turn; null for a thread without runs, undefined for no such thread of the team's. */
+export async function lastTurnOptions(db: Db, teamId: string, threadId: string): Promise<Record<string, unknown> | null | undefined> {
+  const row = await db
+    .selectFrom('agent_threads as t')
+    .leftJoin('jobs as j', (join) => join.onRef('j.thread_id', '=', 't.id').on('j.thread_turn', 'is not', null))
+    .select('j.options')
+    .where('t.id', '=', threadId)
+    .where('t.team_id', '=', teamId)
+    .orderBy('j.thread_turn', sql`desc nulls last`)
+    .limit(1)
+    .executeTakeFirst();
+  return row ? (row.options ?? null) : undefined;
 }
 
 /**

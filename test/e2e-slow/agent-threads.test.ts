@@ -60,8 +60,11 @@ describe('agent threads', () => {
     expect(lastPrompt()).toContain('Turn 1 asked: What does the Widget cost?\nAnswer: "The Widget costs 10 euros."');
     expect(lastPrompt()).toContain('Task: And in dollars?');
 
+    // A follow-up that omits mode keeps the thread's, so a schema needs mode extract stated.
+    const schema = { type: 'object', properties: { euros: { type: 'number' } } };
+    expect(await api('/v2/agent', { body: { prompt: 'As JSON', threadId, schema } })).toMatchObject({ status: 400, body: { error: expect.stringContaining('schema') } });
     model.script(say({ tool: 'finish', result: { euros: 10 } }));
-    const third = await firecrawl.agent({ prompt: 'As JSON', threadId, schema: { type: 'object', properties: { euros: { type: 'number' } } }, pollInterval: 1 });
+    const third = await firecrawl.agent({ prompt: 'As JSON', threadId, schema, mode: 'extract', pollInterval: 1 });
     expect(third).toMatchObject({ status: 'completed', mode: 'extract', data: { euros: 10 }, threadTurn: 3 });
     expect(lastPrompt()).toContain('Turn 2 asked: And in dollars?\nAnswer: "About 11.90 dollars."');
 
