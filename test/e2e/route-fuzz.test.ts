@@ -252,10 +252,10 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
   { path: '/v2/crawl/params-preview', keys: ['url', 'prompt'], base: () => ({ url: site.url('/'), prompt: 'x' }) },
 ];
 
-const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/'];
+const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v1/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/', '/v2/agent/threads/'];
 const ID_SUFFIXES = ['', '/errors', '/', '/trace', '/snapshots/x'];
 const GET_PATHS = [
-  '/v2/agent', '/v2/team/threat-protection', '/openapi.json',
+  '/v2/agent', '/v2/team/threat-protection', '/openapi.json', '/v2/team/activity',
   '/v1/crawl/active', '/v2/crawl/active', '/v1/crawl/ongoing', '/v2/crawl/ongoing',
   ...['v1', 'v2'].flatMap((v) =>
     ['team/credit-usage', 'team/credit-usage/historical', 'team/token-usage', 'team/token-usage/historical',
@@ -270,7 +270,7 @@ const id = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom('%', '%f', '%ff', '%E0%A4%A', '%C0%AE', '%00', '%2F', '..', '.', 'active'), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 3 })), { maxLength: 4 }).map((parts) => parts.join('')),
 );
 const query = fc.option(
-  fc.dictionary(fc.constantFrom('skip', 'limit', 'x', 'skip[]', 'limit[a]', '%ff'), fc.oneof(nastyString.map(uriComponent), fc.constantFrom('-1', '1e9', '0', '%ff', 'NaN')), { maxKeys: 3 })
+  fc.dictionary(fc.constantFrom('skip', 'limit', 'x', 'skip[]', 'limit[a]', '%ff', 'cursor', 'endpoint', 'includeData'), fc.oneof(nastyString.map(uriComponent), fc.constantFrom('-1', '1e9', '0', '%ff', 'NaN')), { maxKeys: 3 })
     .map((q) => `?${Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&')}`),
   { nil: '' },
 );
