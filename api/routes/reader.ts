@@ -16,6 +16,7 @@ import type { Document } from '../../scraper/scrape.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { requireCredits } from '../middleware/credits.js';
+import { findBodyProblem } from '../middleware/body-scan.js';
 import { guard } from '../middleware/guard.js';
 import { parseOrRefuse } from '../middleware/validate.js';
 import { HEADER_OF_OPTION, readerHeadersSchema, scrapeInputOf, type ReaderHeaders } from '../schemas/reader.js';
@@ -66,12 +67,17 @@ function queryOf(req: Request): string {
   return decoded(raw.replace(/\+/g, ' '), 'query');
 }
 
-function decoded(value: string, what: string): string {
+function decoded(value: string, what: 'url' | 'query'): string {
+  let text: string;
   try {
-    return decodeURIComponent(value);
+    text = decodeURIComponent(value);
   } catch {
     throw httpError('BAD_REQUEST', `Bad Request: the ${what} is not valid percent-encoding`, { option: what });
   }
+  // What a JSON body may not hold (a NUL, a lone surrogate) a path may not either: it is stored with its job.
+  const problem = findBodyProblem({ [what]: text });
+  if (problem) throw httpError('BAD_REQUEST', `Bad Request: ${problem.path}: ${problem.message}`, { option: what });
+  return text;
 }
 
 function refuseProxyUrl(headers: ReaderHeaders): void {

@@ -394,17 +394,24 @@ describe('route fuzz: no 5xx, always the envelope', () => {
   });
 
   it("Jina Reader's GET /r/<url> and /s/<query>: hostile targets, queries and X- headers", async () => {
-    const readerHeader = fc.dictionary(
-      fc.constantFrom(
-        'x-return-format', 'x-target-selector', 'x-remove-selector', 'x-wait-for-selector', 'x-timeout', 'x-no-cache',
-        'x-retain-images', 'x-with-links-summary', 'x-with-images-summary', 'x-proxy-url',
+    // X-Timeout is always sent and bounded (or invalid): a wait for a selector that never appears
+    // lasts as long as it allows.
+    const readerHeader = fc.tuple(
+      fc.dictionary(
+        fc.constantFrom(
+          'x-return-format', 'x-target-selector', 'x-remove-selector', 'x-wait-for-selector', 'x-no-cache',
+          'x-retain-images', 'x-with-links-summary', 'x-with-images-summary', 'x-proxy-url',
+        ),
+        fc.oneof(headerText, fc.constantFrom('true', 'all', 'none', 'html', 'markdown', 'pageshot', '1', '0', 'a,b', 'div:has(p)', '*')),
+        { maxKeys: 4 },
       ),
-      fc.oneof(headerText, fc.constantFrom('true', 'all', 'none', 'html', 'markdown', 'pageshot', '1', '0', 'a,b', 'div:has(p)', '*')),
-      { maxKeys: 4 },
-    );
+      fc.constantFrom('1', '2', 'soon', '-1', '0', '301', '1e9'),
+    ).map(([headers, timeout]) => ({ ...headers, 'x-timeout': timeout }));
     const hostile = fc.constantFrom(
       'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://[::1', '//x', 'http://',
       'http%3A%2F%2F169.254.169.254%2F', 'data:text/html,x', 'ftp://x', 'http://no-such-host.invalid/', '..%2F..%2F', '%2e%2e/admin',
+      // Found by this property: a NUL in a query or an encoded URL reached Postgres as a 500.
+      '%00', 'http%3A%2F%2Fa.example%2F%00', '%ED%A0%80',
     );
     const target = fc.oneof(
       fc.constantFrom('/docs/a', '/', '/image.png').map((p) => site.url(p)),
@@ -421,9 +428,9 @@ describe('route fuzz: no 5xx, always the envelope', () => {
         expect(res.status, shown).toBeLessThan(500);
         if (res.status >= 400) expect(JSON.parse(text), shown).toMatchObject({ success: false, error: expect.any(String) });
       }),
-      { numRuns: 200 },
+      { numRuns: 150 },
     );
-  });
+  }, 240_000);
 
   it('ids, queries and methods on every read and cancel route', async () => {
     await fc.assert(
