@@ -134,6 +134,9 @@ describe('a team whose plan allows it', () => {
     // The figures stay; the content does not.
     const again = await zdr(`/v2/batch/scrape/${job.id}`);
     expect(again.body).toMatchObject({ status: 'completed', completed: 2, data: [] });
+    // Pages appended to a ZDR batch run with its options: an append that asks otherwise is refused.
+    const append = await zdr('/v2/batch/scrape', { body: { urls: [`${origin}/c`], appendToId: job.id } });
+    expect(append).toMatchObject({ status: 400, body: { error: 'zeroDataRetention must be true to append to this batch' } });
   });
 
   it('crawl (official SDK): every page delivered, then forgotten; nothing stored', async () => {
