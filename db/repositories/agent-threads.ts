@@ -23,7 +23,7 @@ export async function lastTurnOptions(db: Db, teamId: string, threadId: string):
     .select('j.options')
     .where('t.id', '=', threadId)
     .where('t.team_id', '=', teamId)
-    .orderBy('j.thread_turn', sql`desc nulls last`)
+    .orderBy('j.thread_turn', (ob) => ob.desc().nullsLast())
     .limit(1)
     .executeTakeFirst();
   return row ? (row.options ?? null) : undefined;
