@@ -10,7 +10,6 @@ import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
 import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
 import { PageError, TrawlError } from '../lib/errors.js';
-import { searchEntry } from '../lib/search/index-entry.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
@@ -91,7 +90,7 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
         });
       }
     },
-    async persist({ task, documentId, outcome, creditsUsed, plan, threat, slot, cacheCopy }, deps) {
+    async persist({ task, documentId, outcome, creditsUsed, plan, threat, slot, cacheCopy, search }, deps) {
       // Links first: a worker lost before the page settles runs it again, and enqueueing is idempotent.
       // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
       const enqueued =
@@ -114,7 +113,7 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
           charge: pageCharge({ teamId: task.teamId, jobId: task.jobId, documentId, urlKey: page.urlKey, credits: creditsUsed, plan }),
           // A slot its lane runs further pages under stays held.
           lease: slot.reused ? undefined : slot,
-          search: searchEntry(outcome.document, page.url),
+          search,
           cacheCopy,
         },
       );

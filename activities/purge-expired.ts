@@ -1,12 +1,14 @@
 /**
  * The retention purge, run by the `trawl-purge-expired` Temporal Schedule (worker/schedules.ts):
- * expired jobs with everything they own, old tombstones, and stored media past its own, shorter
- * retention. Every delete is idempotent, so an overlapping or retried run only finds less to do.
+ * expired jobs with everything they own, old tombstones, stored media past its own, shorter
+ * retention, and the content of zero-data-retention jobs nobody collected. Every delete is
+ * idempotent, so an overlapping or retried run only finds less to do.
  */
 import { deleteExpiredMedia } from '../db/repositories/media.js';
 import { purgeExpiredChecks } from '../db/repositories/monitors.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
 import { purgeSearchIndex } from '../db/repositories/search-index.js';
+import { purgeUndeliveredZdrContent, ZDR_COLLECTION_WINDOW_MS } from '../db/repositories/zero-data-retention.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface PurgeExpiredResult {
@@ -17,6 +19,8 @@ export interface PurgeExpiredResult {
   indexed: number;
   /** Monitor checks past their retention. */
   monitorChecks: number;
+  /** Zero-data-retention jobs whose undelivered content was forgotten. */
+  zeroDataRetention: number;
 }
 
 /** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
@@ -32,6 +36,7 @@ export function createPurgeExpiredActivity(deps: ActivityDeps) {
     const retentionMs = (deps.resultRetentionHours ?? DEFAULT_RESULT_RETENTION_HOURS) * 3_600_000;
     const indexed = await purgeSearchIndex(deps.db, new Date(Date.now() - retentionMs));
     const monitorChecks = await purgeExpiredChecks(deps.db);
-    return { jobs, tombstones, media, indexed, monitorChecks };
+    const zeroDataRetention = await purgeUndeliveredZdrContent(deps.db, new Date(Date.now() - ZDR_COLLECTION_WINDOW_MS));
+    return { jobs, tombstones, media, indexed, monitorChecks, zeroDataRetention };
   };
 }

@@ -7,7 +7,6 @@ import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
 import { NonRetryablePageError } from '../lib/errors.js';
-import { searchEntry } from '../lib/search/index-entry.js';
 import { exactPageKey } from '../lib/url/normalize.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
@@ -72,7 +71,7 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
     cacheReads: true,
     // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
     documentId: input.documentId,
-    async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy }, { db }) {
+    async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy, search }, { db }) {
       const pageKey = exactPageKey(task.url);
       const stored = await storeScrapeResult(db, {
         document: completedDocumentRow({
@@ -94,7 +93,7 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
         }),
         lease: slot,
         cacheCopy,
-        search: searchEntry(outcome.document, task.sourceUrl),
+        search,
       });
       // Its transaction released the slot.
       slot.released = true;

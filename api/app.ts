@@ -14,12 +14,15 @@ import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
 import { searchRoutes } from './routes/search.js';
 import { agentRoutes } from './routes/agent.js';
+import { agentThreadRoutes } from './routes/agent-threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { monitorRoutes } from './monitor/routes.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
+import { teamActivityRoutes } from './routes/team-activity.js';
+import { readerRoutes } from './routes/reader.js';
 import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */
@@ -44,6 +47,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(mapRoutes(deps));
   app.use(extractRoutes(deps));
   app.use(searchRoutes(deps));
+  app.use(agentThreadRoutes(deps));
   app.use(agentRoutes(deps));
   app.use(monitorRoutes(deps));
   app.use(threatProtectionRoutes(deps));
@@ -51,6 +55,8 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(crawlActiveRoutes(deps));
   app.use(jobStatusRoutes(deps));
   app.use(teamUsageRoutes(deps));
+  app.use(teamActivityRoutes(deps));
+  app.use(readerRoutes(deps));
   app.use(mediaRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -64,6 +64,12 @@ export interface NewJob {
   warning?: string;
   /** See insertJob; only for a job whose response waits for its result. */
   relaxed?: boolean;
+  /** A zero-data-retention job (api/zero-data-retention.ts). */
+  zeroDataRetention?: boolean;
+  /** The request that starts the job: its API version is kept for GET /v2/team/activity. */
+  request: Request;
+  /** An agent run's thread; its turn is numbered by the run's `admit` (api/routes/agent-threads.ts). */
+  threadId?: string;
 }
 
 export interface JobStart<I, R> extends NewJob {
@@ -142,6 +148,9 @@ async function insertRunningJob(
         workflow_id: workflowId,
         idempotency_key: job.idempotencyKey ?? null,
         api_key_id: job.apiKeyId,
+        zero_data_retention: job.zeroDataRetention ?? false,
+        api_version: job.request.path.startsWith('/v1/') ? 'v1' : 'v2',
+        thread_id: job.threadId ?? null,
         warning: job.warning ?? null,
         updated_at: new Date(),
         expires_at: new Date(Date.now() + deps.config.results.retentionHours * 3_600_000),

@@ -285,7 +285,13 @@ export const scrapeOptionsShape = {
 };
 
 export const scrapeOptionsSchema = z.strictObject(scrapeOptionsShape).superRefine(checkWaitForWithinTimeout);
-export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema>;
+export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema> & {
+  /**
+   * Set by the API from the job's own `zeroDataRetention`, never a client's scrape option: the
+   * page writes no cache copy, search-index entry, change-tracking snapshot or stored media.
+   */
+  zeroDataRetention?: boolean;
+};
 
 export function checkWaitForWithinTimeout(
   opts: { waitFor: number; timeout: number },

@@ -55,6 +55,13 @@ export interface JobTable {
   idempotency_key: string | null;
   /** The key that started the job (null with AUTH=none); usage by key is read through it. */
   api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The job keeps nothing: no cache, index or snapshot writes; Documents deleted once delivered. */
+  zero_data_retention: Generated<boolean>;
+  /** `v1` or `v2`: the API the job was started through; null when no request started it. */
+  api_version: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An agent run's thread (agent_threads) and its 1-based turn in it; null for other jobs. */
+  thread_id: ColumnType<string | null, string | null | undefined, string | null>;
+  thread_turn: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type DocumentStatus = 'completed' | 'failed';
@@ -382,6 +389,14 @@ export interface AgentStepTable {
   result: string;
 }
 
+/** A conversation of agent runs (db/repositories/agent-threads.ts). */
+export interface AgentThreadTable {
+  id: string;
+  team_id: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface AgentSnapshotTable {
   run_id: string;
   snapshot_id: string;
@@ -432,6 +447,7 @@ export interface Database {
   agent_trace_events: AgentTraceEventTable;
   agent_steps: AgentStepTable;
   agent_snapshots: AgentSnapshotTable;
+  agent_threads: AgentThreadTable;
   monitors: MonitorTable;
   monitor_checks: MonitorCheckTable;
   monitor_check_pages: MonitorCheckPageTable;

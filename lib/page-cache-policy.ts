@@ -10,6 +10,7 @@
  * - `lockdown` and `minAge` answer only from the cache (`cacheOnly`), never fetching: lockdown
  *   takes copies up to two years old unless maxAge says otherwise (Firecrawl's default, so every
  *   copy kept is eligible), minAge copies at least that old and, without maxAge, of any age.
+ * - A zero-data-retention page may read the team's copies but never stores one.
  */
 import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
@@ -30,7 +31,7 @@ export type PageCachePolicy =
 
 export type PageCachePolicyOptions = Pick<
   ScrapeOptions,
-  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy'
+  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy' | 'zeroDataRetention'
 >;
 
 export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<PageOutputs, 'changeTracking'>): PageCachePolicy {
@@ -48,5 +49,5 @@ export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<P
   if (options.minAge !== undefined) {
     return { mode: 'use', maxAgeMs: options.maxAge ?? LOCKDOWN_DEFAULT_MAX_AGE_MS, store: false, cacheOnly: { by: 'minAge', minAgeMs: options.minAge } };
   }
-  return { mode: 'use', maxAgeMs: options.maxAge ?? DEFAULT_MAX_AGE_MS, store: options.storeInCache };
+  return { mode: 'use', maxAgeMs: options.maxAge ?? DEFAULT_MAX_AGE_MS, store: options.storeInCache && !options.zeroDataRetention };
 }

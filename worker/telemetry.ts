@@ -13,6 +13,7 @@ import type { PageMetrics } from '../activities/deps.js';
 import type { BrowserPool, BrowserPoolStats } from '../browser/browser-pool.js';
 import { JOB_CONTEXT_HEADER, type JobContext } from '../lib/job-context.js';
 import type { Logger } from '../lib/log.js';
+import { isZdrActivityInput, scrubZdrMeta } from '../lib/zero-data-retention-log.js';
 
 const LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };
 
@@ -21,7 +22,7 @@ export function installRuntime(log: Logger, level: string, temporalMetricsPort?:
   Runtime.install({
     logger: new DefaultLogger(LEVELS[level] ?? 'INFO', (entry) => {
       const method = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
-      log[method]({ ...entry.meta }, entry.message);
+      log[method]({ ...scrubZdrMeta(entry.meta) }, entry.message);
     }),
     ...(temporalMetricsPort && { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${temporalMetricsPort}` } } } }),
   });
@@ -33,17 +34,20 @@ export function installRuntime(log: Logger, level: string, temporalMetricsPort?:
  */
 export const jobLogAttributes: ActivityInterceptorsFactory = () => {
   let job: JobContext | undefined;
+  let zdr = false;
   return {
     inbound: {
       execute(input, next) {
         const header = input.headers[JOB_CONTEXT_HEADER];
         job = header && defaultPayloadConverter.fromPayload<JobContext>(header);
+        zdr = isZdrActivityInput(input.args[0]);
         return next(input);
       },
     },
     outbound: {
       getLogAttributes(input, next) {
-        return next({ ...input, ...job });
+        // A zero-data-retention page's lines are marked, so the logger scrubs their errors.
+        return next({ ...input, ...job, ...(zdr && { zeroDataRetention: true }) });
       },
     },
   };

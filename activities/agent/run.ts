@@ -16,6 +16,7 @@ import {
   type AgentKey,
   type TraceEvent,
 } from '../../db/repositories/agent-runs.js';
+import { readThread } from '../../db/repositories/agent-threads.js';
 import { completeJobWithResult, finishJob } from '../../db/repositories/jobs.js';
 import { findTeamPlan } from '../../db/repositories/plans.js';
 import { resolvePlan } from '../../lib/plans.js';
@@ -39,6 +40,8 @@ export interface AgentTask {
   strictConstrainToURLs: boolean;
   /** The request's override of the team's threat protection, for every page the tools fetch. */
   threatProtection?: ThreatProtectionOverride;
+  /** The run's thread and turn: the orchestrator's decisions read the earlier turns. */
+  thread?: { id: string; turn: number };
 }
 
 /** Which agent of the run an activity works for. */
@@ -139,6 +142,8 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
       return atActivityBoundary(() =>
         withPageSignal(Date.now() + MODEL_TIMEOUT_MS, async (signal) => {
           const steps = await listAgentSteps(deps.db, input.runId, input.agentKey);
+          // Read on every step, not carried in the workflow's input: a thread's answers can be large.
+          const earlier = input.thread && input.agentKey === '' ? await readThread(deps.db, input.teamId, input.thread.id, input.thread.turn) : undefined;
           const { partial, ...action } = await decideNextAction(modelFor(deps, { teamId: input.teamId, jobId: input.runId }, 'agent'), {
             task: input.prompt,
             schema: input.schema,
@@ -149,6 +154,11 @@ export function createAgentActivities(deps: ActivityDeps, robotsFor: RobotsLooku
             repair: input.repair,
             canSpawn: input.canSpawn,
             subAgentsRunning: input.subAgentsRunning,
+            conversation: earlier?.runs.map((r) => ({
+              turn: r.turn,
+              prompt: String(r.options.prompt ?? ''),
+              outcome: r.answer !== undefined ? { answer: r.answer } : { error: r.error ?? `the run ended ${r.status}` },
+            })),
             signal,
           });
           if (action.tool !== 'finish') {

@@ -19,6 +19,7 @@ import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { CacheCopy } from '../../db/repositories/page-cache.js';
 import { pageCredits } from '../../lib/credits.js';
 import { sha256Hex } from '../../lib/hash.js';
+import { searchEntry, type SearchEntry } from '../../lib/search/index-entry.js';
 import type { TeamPlan } from '../../lib/plans.js';
 import type { ScrapeOutcome } from '../../scraper/scrape.js';
 import type { ActivityDeps } from '../deps.js';
@@ -62,6 +63,8 @@ export interface PageToPersist {
   threat?: PageThreatGate;
   slot: HeldSlot;
   cacheCopy?: CacheCopy;
+  /** The page's search-index entry, absent for a zero-data-retention job. */
+  search?: SearchEntry;
 }
 
 export interface PagePolicy<Result> {
@@ -137,7 +140,8 @@ async function runStages<Result>(
         scrapeId: documentId,
         deadline,
         signal,
-        publishMedia: mediaPublisher(deps.db, task),
+        // Zero data retention keeps screenshots and PDFs inline: nothing of the page is stored apart.
+        publishMedia: task.options.zeroDataRetention ? undefined : mediaPublisher(deps.db, task),
         checkUrl: threat?.check,
       };
       const { outcome, cacheCopy } = await fetchPage(request, deps, owner);
@@ -157,7 +161,9 @@ async function runStages<Result>(
       outcome.document.metadata.creditsUsed = creditsUsed;
       // The stored Document keeps the markdown the copy has, unless a stage above changed or dropped it.
       if (cacheCopy?.markdown !== undefined) cacheCopy.markdownInDocument = outcome.document.markdown === cacheCopy.markdown;
-      return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, threat, slot, cacheCopy }, deps);
+      // The built-in search index lists every page a team stored, unless its job keeps nothing.
+      const search = task.options.zeroDataRetention ? undefined : searchEntry(outcome.document, task.sourceUrl);
+      return policy.persist({ task, documentId, outcome, creditsUsed, plan: budget.plan, threat, slot, cacheCopy, search }, deps);
     });
   };
   if (policy.slot) return run(policy.slot);

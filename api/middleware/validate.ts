@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { httpError } from '../errors.js';
 import { findBodyProblem } from './body-scan.js';
@@ -52,4 +52,19 @@ function validationError(issues: z.core.$ZodIssue[]) {
     .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
   return httpError('BAD_REQUEST', `Bad Request: ${summary}`, issues);
+}
+
+/** Parses the query string with `schema`; a bad parameter is a 400 naming it. */
+export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  return parseOrRefuse(schema, req.query);
+}
+
+/** Parses a request part that is not the body (query, headers); a bad value is a 400 naming it. */
+export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const summary = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw httpError('BAD_REQUEST', `Bad Request: ${summary}`, parsed.error.issues);
+  }
+  return parsed.data;
 }

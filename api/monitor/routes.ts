@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
 import {
   deleteMonitor,
   findCheck,
@@ -32,7 +31,7 @@ import { teamStandingOf } from '../team-plan.js';
 import { isJobId, webhookFailureViews } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
-import { validatedBody } from '../middleware/validate.js';
+import { parseQuery, validatedBody } from '../middleware/validate.js';
 import {
   checkWorkflowOptions,
   createMonitorSchedule,
@@ -244,15 +243,6 @@ async function requireMonitor(deps: AppDeps, req: Request, res: Response): Promi
   const monitor = isJobId(id) ? await findTeamMonitor(deps.db, authOf(res).teamId, id) : undefined;
   if (!monitor) throw httpError('NOT_FOUND', 'Monitor not found');
   return monitor;
-}
-
-function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  const parsed = schema.safeParse(req.query);
-  if (!parsed.success) {
-    const summary = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw httpError('BAD_REQUEST', `Bad Request: ${summary}`, parsed.error.issues);
-  }
-  return parsed.data;
 }
 
 function nextUrl(deps: AppDeps, req: Request, skip: number): string {

@@ -33,15 +33,17 @@ function operationObject(op: Operation, version: string): JsonSchema {
     required: true,
     schema: { type: 'string' },
   }));
-  const queryParams = op.query
-    ? Object.entries((jsonSchema(op.query, 'input').properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
-        name,
-        in: 'query',
-        required: false,
-        schema,
-        ...(typeof schema.description === 'string' && { description: schema.description }),
-      }))
-    : [];
+  const params = (where: 'query' | 'header', schema: z.ZodObject | undefined) =>
+    schema
+      ? Object.entries((jsonSchema(schema, 'input').properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => ({
+          name,
+          in: where,
+          required: false,
+          schema: property,
+          ...(typeof property.description === 'string' && { description: property.description }),
+        }))
+      : [];
+  const queryParams = [...params('query', op.query), ...params('header', op.headers)];
   const success = op.produces
     ? { [op.produces]: { schema: { type: 'string', format: 'binary' } } }
     : { 'application/json': { schema: jsonSchema(op.response, 'output') } };

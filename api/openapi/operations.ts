@@ -16,6 +16,9 @@ import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
 import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../monitor/schemas.js';
 import { statusQuerySchema } from '../routes/job-status.js';
+import { teamActivityQuerySchema } from '../schemas/team-activity.js';
+import { readerHeadersSchema } from '../schemas/reader.js';
+import { threadQuerySchema } from '../routes/agent-threads.js';
 import * as r from './responses.js';
 
 export interface Operation {
@@ -28,6 +31,8 @@ export interface Operation {
   auth: boolean;
   body?: z.ZodType;
   query?: z.ZodObject;
+  /** Request headers the route reads (Jina Reader's X- headers). */
+  headers?: z.ZodObject;
   response: z.ZodType;
   /** Error statuses the route can answer, besides 401/403/429 for authenticated routes. */
   errors: number[];
@@ -42,7 +47,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/metrics', tag: 'Service', summary: 'Prometheus metrics (bearer METRICS_TOKEN when set)', auth: false, response: r.metricsText, errors: [401], produces: 'text/plain' },
   { method: 'get', path: '/health', tag: 'Service', summary: 'Health of the API, Postgres, Temporal and the workers', auth: false, response: r.health, errors: [503] },
   { method: 'post', path: '/v2/scrape', tag: 'Scrape', summary: 'Scrape one URL', auth: true, body: scrapeRequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
-  { method: 'get', path: '/v2/scrape/{id}', tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] },
+  ...both((v) => ({ method: 'get', path: `/${v}/scrape/{id}`, tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] })),
   { method: 'post', path: '/v1/scrape', tag: 'Scrape', summary: 'Scrape one URL (v1 shape)', auth: true, body: scrapeV1RequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
   { method: 'post', path: '/v2/crawl', tag: 'Crawl', summary: 'Start a crawl', auth: true, body: crawlRequestSchema, response: r.jobStarted, errors: [400, 402, 409, 503] },
   { method: 'post', path: '/v2/crawl/params-preview', tag: 'Crawl', summary: 'The crawl options a natural-language prompt implies (needs a model)', auth: true, body: crawlParamsPreviewRequestSchema, response: r.paramsPreview, errors: [400, 502, 503] },
@@ -62,6 +67,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/v2/agent', tag: 'Agent', summary: 'List agent runs, 20 at a time (before=<unix ms>)', auth: true, response: r.agentList, errors: [400] },
   { method: 'get', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Agent run status and result', auth: true, response: r.agentStatus, errors: [400, 404] },
   { method: 'delete', path: '/v2/agent/{id}', tag: 'Agent', summary: 'Cancel an agent run', auth: true, response: r.agentCancelled, errors: [400, 404, 409] },
+  { method: 'get', path: '/v2/agent/threads/{id}', tag: 'Agent', summary: 'An agent thread and its runs, in turn order', auth: true, query: threadQuerySchema, response: r.agentThread, errors: [400, 404] },
   { method: 'get', path: '/v2/agent/{id}/trace', tag: 'Agent', summary: "An agent run's ordered trace events", auth: true, response: r.agentTrace, errors: [400, 404] },
   { method: 'get', path: '/v2/agent/{id}/snapshots/{snapshotId}', tag: 'Agent', summary: 'One snapshot of an agent run', auth: true, response: r.agentSnapshot, errors: [400, 404] },
   ...both((v) => ({ method: 'post', path: `/${v}/search`, tag: 'Search', summary: 'Search the team index (or SearXNG), optionally scraping the results', auth: true, body: searchRequestSchema, response: r.searchResponse, errors: [400, 402, 408, 502, 503] })),
@@ -74,6 +80,9 @@ export const operations: Operation[] = [
   ...both((v) => ({ method: 'get', path: `/${v}/team/credit-usage/historical`, tag: 'Team', summary: 'Credits used per period', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage`, tag: 'Team', summary: 'Model tokens left this period', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/team/token-usage/historical`, tag: 'Team', summary: 'Model tokens used per period', auth: true, response: r.usage, errors: [] })),
+  { method: 'get', path: '/r/{target}', tag: 'Jina Reader', summary: 'Read one page, Jina Reader style: markdown as text/plain, or JSON (Accept: application/json), or an event stream', auth: true, headers: readerHeadersSchema, response: r.readerText, errors: [400, 402, 408, 500, 502], produces: 'text/plain' },
+  { method: 'get', path: '/s/{query}', tag: 'Jina Reader', summary: 'Search and read the top five results, Jina Reader style', auth: true, headers: readerHeadersSchema, response: r.readerText, errors: [400, 402, 408, 502], produces: 'text/plain' },
+  { method: 'get', path: '/v2/team/activity', tag: 'Team', summary: "The team's jobs of the last 24 hours, newest first", auth: true, query: teamActivityQuerySchema, response: r.teamActivity, errors: [400] },
   ...both((v) => ({ method: 'get', path: `/${v}/team/queue-status`, tag: 'Team', summary: 'Jobs queued and running for the team', auth: true, response: r.usage, errors: [] })),
   ...both((v) => ({ method: 'get', path: `/${v}/concurrency-check`, tag: 'Team', summary: 'Concurrency in use and allowed', auth: true, response: r.usage, errors: [] })),
   { method: 'post', path: '/v2/monitor', tag: 'Monitor', summary: 'Create a monitor: scheduled re-scrapes or re-crawls with change detection (a Temporal Schedule)', auth: true, body: monitorCreateRequestSchema, response: r.monitorResponse, errors: [400, 503] },

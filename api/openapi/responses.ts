@@ -135,6 +135,15 @@ export const activeCrawls = z.object({
 });
 
 export const usage = z.looseObject({ success: z.literal(true), data: z.looseObject({}) });
+export const agentThread = z.looseObject({ success: z.literal(true), thread: z.looseObject({ id: z.uuid(), status: z.enum(['idle', 'running']), runs: z.array(z.looseObject({})) }) });
+/** A Jina-style answer as text; its JSON form is `{code, status, data}`. */
+export const readerText = z.string();
+export const teamActivity = z.strictObject({
+  success: z.literal(true),
+  data: z.array(z.strictObject({ id: z.uuid(), endpoint: z.string(), api_version: z.enum(['v1', 'v2']), created_at: z.string(), target: z.string().nullable() })),
+  cursor: z.string().nullable(),
+  has_more: z.boolean(),
+});
 
 export const health = z.looseObject({
   success: z.boolean(),

@@ -6,6 +6,7 @@
 import { Router, type RequestHandler } from 'express';
 import { notDoneWarnings } from '../../contracts/cloud-only.js';
 import { findSnapshot, listTeamAgentRuns, listTraceEvents, readRunCredits } from '../../db/repositories/agent-runs.js';
+import { createThread, lastTurnOptions, takeTurn } from '../../db/repositories/agent-threads.js';
 import { countRunningJobs, finishJob } from '../../db/repositories/jobs.js';
 import type { Job } from '../../db/schema.js';
 import { TrawlError } from '../../lib/errors.js';
@@ -22,7 +23,7 @@ import { validatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { teamStandingOf } from '../team-plan.js';
 import { assertJsonSchema, assertModelConfigured } from '../unsupported-options.js';
-import { agentRequestSchema, STEPS_BY_EFFORT } from '../schemas/agent.js';
+import { agentRequestSchema, STEPS_BY_EFFORT, type AgentRequest } from '../schemas/agent.js';
 
 const PAGE_SIZE = 20;
 const CANCELLED = 'The agent run was cancelled';
@@ -37,10 +38,14 @@ export function agentRoutes(deps: AppDeps): Router {
     const job = await agentJob(deps, res, String(req.params.id));
     const [creditsUsed, webhookFailures] = await Promise.all([readRunCredits(deps.db, job.id), webhookFailureViews(deps.db, job.id)]);
     const data = job.status === 'completed' ? await snapshotOf(deps, job) : undefined;
+    const chat = (job.options as { mode?: string }).mode === 'chat';
     res.json({
       success: true,
       status: statusOf(job),
-      ...(data !== undefined && { data }),
+      // A chat run answers in `message`, an extract run in `data`.
+      ...(data !== undefined && (chat ? { message: data } : { data })),
+      mode: chat ? 'chat' : 'extract',
+      ...(job.thread_id && { threadId: job.thread_id, threadTurn: job.thread_turn }),
       ...(job.status === 'failed' && { error: job.error ?? 'The agent run failed' }),
       ...(job.status === 'cancelled' && { error: CANCELLED }),
       model: 'spark-2',
@@ -80,9 +85,13 @@ export function agentRoutes(deps: AppDeps): Router {
 }
 
 function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<typeof agentRequestSchema>>): RequestHandler {
-  return async (_req, res) => {
-    const body = validated.of(res);
+  return async (req, res) => {
+    const given = validated.of(res);
     const { teamId, keyId } = authOf(res);
+    // Every run is a turn of a thread: a new one's first, or the next of the thread it names.
+    const previous = given.threadId ? await lastTurnOptions(deps.db, teamId, given.threadId) : null;
+    if (previous === undefined) throw httpError('NOT_FOUND', 'Thread not found');
+    const body = followUp(given, previous, req.body);
     if ((await teamStandingOf(deps.db, res)).plan.zeroDataRetention) {
       throw httpError('BAD_REQUEST', 'Your team has zero data retention enabled. This is not supported on extract.');
     }
@@ -91,25 +100,34 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
     assertJsonSchema(body.schema, 'schema');
     const { origin: _o, integration: _i, ...options } = body;
     const { plan } = await teamStandingOf(deps.db, res);
+    const threadId = body.threadId ?? (await createThread(deps.db, teamId));
+    let turn = 0;
     try {
       const { jobId } = await startJob(deps, {
         kind: 'agent',
+        request: req,
         teamId,
         apiKeyId: keyId,
         url: body.urls?.[0] ?? null,
         options,
+        threadId,
         workflow: agentWorkflow,
-        admit: async () => {
+        admit: async (runId) => {
           const running = await countRunningJobs(deps.db, teamId, 'agent');
           if (running > plan.agentConcurrency) {
             throw httpError('CONCURRENCY_LIMITED', `Too many agent runs at once: the team's plan allows ${plan.agentConcurrency}; wait for one to finish`);
           }
+          const taken = await takeTurn(deps.db, threadId, runId);
+          if ('busy' in taken) throw httpError('CONFLICT', 'The thread has a run in progress: send the next turn when it has finished');
+          turn = taken.turn;
         },
         input: (runId) => ({
           runId,
           teamId,
           prompt: body.prompt,
-          schema: body.schema,
+          // A chat run's answer is its text reply, checked like any answer.
+          schema: body.mode === 'chat' ? { type: 'string' } : body.schema,
+          thread: { id: threadId, turn },
           urls: body.urls ?? [],
           strictConstrainToURLs: body.strictConstrainToURLs,
           maxCredits: body.maxCredits,
@@ -119,13 +137,26 @@ function startAgent(deps: AppDeps, validated: ReturnType<typeof validatedBody<ty
         }),
       });
       const warning = notDoneWarnings('agent', body);
-      res.json({ success: true, id: jobId, ...(warning && { warning }) });
+      res.json({ success: true, id: jobId, threadId, threadTurn: turn, ...(warning && { warning }) });
     } catch (err) {
       // startJob failed the row; the seed's wording for a run that could not be submitted.
       if (err instanceof TrawlError && err.code === 'SERVICE_UNAVAILABLE') throw httpError('AGENT_START_FAILED', 'Failed to passthrough agent request.');
       throw err;
     }
   };
+}
+
+/**
+ * A follow-up turn, as Firecrawl's: the mode, urls and schema the request leaves out are the
+ * previous turn's (the raw body tells which it stated: after parsing, mode always has a value).
+ */
+function followUp(body: AgentRequest, previous: Record<string, unknown> | null, raw: unknown): AgentRequest {
+  if (!previous) return body;
+  const stated = new Set(Object.keys(raw && typeof raw === 'object' ? raw : {}));
+  const inherited = Object.fromEntries((['mode', 'urls', 'schema'] as const).filter((k) => !stated.has(k) && previous[k] !== undefined).map((k) => [k, previous[k]]));
+  const turn = { ...body, ...inherited } as AgentRequest;
+  if (turn.mode === 'chat' && turn.schema) throw httpError('BAD_REQUEST', 'Bad Request: schema: a chat run answers in text: schema cannot be combined with mode "chat"', { option: 'schema' });
+  return turn;
 }
 
 function listAgents(deps: AppDeps): RequestHandler {

@@ -19,6 +19,7 @@ import { batchScrapeRequestSchema, type BatchScrapeRequest } from '../schemas/ba
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
+import { withZeroDataRetention, zeroDataRetentionOf } from '../zero-data-retention.js';
 import { mediaBaseUrl } from './media.js';
 
 export function batchScrapeRoutes(deps: AppDeps): Router {
@@ -44,7 +45,7 @@ function startBatch(
       appendToId,
       maxConcurrency,
       webhook,
-      zeroDataRetention: _zdr,
+      zeroDataRetention,
       origin: _origin,
       integration: _integration,
       ...scrapeOptions
@@ -52,12 +53,13 @@ function startBatch(
     assertScrapeOptionsSupported(scrapeOptions, deps.features, { cacheOnly: true });
     const { teamId, keyId } = authOf(res);
     await assertThreatOverrideAllowed(deps.db, teamId, scrapeOptions.threatProtection);
+    const zdr = await zeroDataRetentionOf(deps, res, zeroDataRetention);
 
     const workflowInput = (jobId: string): BatchScrapeWorkflowInput => ({
       jobId,
       teamId,
       kind: 'batch_scrape',
-      scrapeOptions,
+      scrapeOptions: withZeroDataRetention(scrapeOptions, zdr),
       webhook,
       maxConcurrency,
       pagesPerRun: deps.config.crawl.pagesPerRun,
@@ -82,6 +84,10 @@ function startBatch(
     let jobId: string;
     if (appendToId) {
       const job = await requireTeamJob(deps.db, teamId, appendToId, ['batch_scrape']);
+      // The pages of one batch run with one set of options; a run the signal starts takes these.
+      if (job.zero_data_retention !== zdr) {
+        throw httpError('BAD_REQUEST', `zeroDataRetention must be ${job.zero_data_retention} to append to this batch`, { option: 'zeroDataRetention' });
+      }
       jobId = job.id;
       // Under the job row's lock: either the running workflow's completion sees these pages, or
       // the job had completed and is reopened here for the run the signal below starts.
@@ -103,11 +109,13 @@ function startBatch(
       const clamped = clampPagesToCredits(pages.length, remainingCreditsOf(res));
       ({ jobId } = await startJob(deps, {
         kind: 'batch_scrape',
+        request: req,
         teamId,
         apiKeyId: keyId,
         url: null,
         options: { ...scrapeOptions, maxConcurrency, webhook },
         idempotencyKey,
+        zeroDataRetention: zdr,
         warning: clamped.warning,
         beforeStart: (id) => addBatchPages(deps.db, id, pages.slice(0, clamped.pages)),
         workflow: batchScrapeWorkflow,

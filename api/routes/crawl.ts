@@ -16,6 +16,7 @@ import { absoluteHttpUrl } from '../schemas/url.js';
 import { refuseBlockedStartUrl } from '../target-check.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertModelConfigured, assertScrapeOptionsSupported } from '../unsupported-options.js';
+import { withZeroDataRetention, zeroDataRetentionOf } from '../zero-data-retention.js';
 import { mediaBaseUrl } from './media.js';
 
 export function crawlRoutes(deps: AppDeps): Router {
@@ -36,6 +37,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
     if (given.prompt) assertModelConfigured(deps.features, 'A crawl prompt', 'prompt');
     const { teamId, keyId } = authOf(res);
     await assertThreatOverrideAllowed(deps.db, teamId, given.scrapeOptions.threatProtection);
+    const zdr = await zeroDataRetentionOf(deps, res, given.zeroDataRetention);
     const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);
     await refuseBlockedStartUrl(deps, absoluteHttpUrl(given.url)!);
     const { body, promptWarning } = await withPromptOptions(deps, teamId, given, req.body);
@@ -43,18 +45,20 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
     const clamped = clampPagesToCredits(body.limit, remainingCreditsOf(res));
     const { jobId } = await startJob(deps, {
       kind: 'crawl',
+      request: req,
       teamId,
       apiKeyId: keyId,
       url,
       options,
       idempotencyKey,
+      zeroDataRetention: zdr,
       warning: [promptWarning, clamped.warning].filter(Boolean).join(' ') || undefined,
       workflow: crawlWorkflow,
       input: (id) => ({
         jobId: id,
         teamId,
         kind: 'crawl' as const,
-        scrapeOptions: body.scrapeOptions,
+        scrapeOptions: withZeroDataRetention(body.scrapeOptions, zdr),
         webhook: body.webhook,
         crawler: { ...crawlerSettings(body), limit: clamped.pages },
         maxConcurrency: body.maxConcurrency,

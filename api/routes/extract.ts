@@ -80,6 +80,7 @@ function startExtract(deps: AppDeps, validated: ValidatedBody<ExtractRequest>): 
     const { origin: _origin, integration: _integration, ...options } = body;
     const { jobId } = await startJob(deps, {
       kind: 'extract',
+      request: req,
       teamId,
       apiKeyId: keyId,
       url: null,

@@ -5,6 +5,7 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
+import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
@@ -56,6 +57,10 @@ export function jobStatusRoutes(deps: AppDeps): Router {
           })
         : undefined;
       const { warning, ...figures } = view;
+      // A finished zero-data-retention job whose last page is read here has delivered everything:
+      // its content goes now (before the answer, so no later read finds it), not when the purge's
+      // collection window ends. The page is already in memory.
+      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetJobContent(deps.db, job.id);
       res.json({
         success: true,
         ...figures,

@@ -32,7 +32,7 @@ const mapTimeout = () => httpError('MAP_TIMEOUT', 'Map timed out');
 
 /** Synchronous: the request waits for the workflow, which leaves the links in the job row. */
 function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequest>): RequestHandler {
-  return async (_req, res) => {
+  return async (req, res) => {
     const { url, origin: _origin, integration: _integration, ...options } = body.of(res);
     const { teamId, keyId } = authOf(res);
     await refuseBlockedStartUrl(deps, absoluteHttpUrl(url)!, { refuseUnresolvable: true });
@@ -41,6 +41,7 @@ function runMap(deps: AppDeps, version: 'v1' | 'v2', body: ValidatedBody<MapRequ
     const deadline = Date.now() + timeoutMs;
     const { jobId, handle } = await startJob(deps, {
       kind: 'map',
+      request: req,
       teamId,
       apiKeyId: keyId,
       url,

@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { findDocument } from '../../db/repositories/documents.js';
+import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
@@ -15,6 +16,7 @@ import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
+import { withZeroDataRetention, zeroDataRetentionOf } from '../zero-data-retention.js';
 import { mediaBaseUrl } from './media.js';
 
 export function scrapeRoutes(deps: AppDeps): Router {
@@ -24,8 +26,8 @@ export function scrapeRoutes(deps: AppDeps): Router {
     const { url, origin: _origin, integration: _integration, zeroDataRetention, ...options } = body.of(res);
     res.json({ success: true, data: await runScrape(deps, req, res, { url, zeroDataRetention, options }) });
   });
-  // A read of a finished job, polled like a crawl's status.
-  router.get('/v2/scrape/:id', ...guard(deps, 'scrape', 'crawl-status'), async (req, res) => {
+  // A read of a finished job, polled like a crawl's status; v1's answer is the same envelope.
+  router.get(['/v2/scrape/:id', '/v1/scrape/:id'], ...guard(deps, 'scrape', 'crawl-status'), async (req, res) => {
     const id = String(req.params.id);
     const job = await requireTeamJob(deps.db, authOf(res).teamId, id, ['scrape']);
     const row = job.status === 'completed' ? await findDocument(deps.db, id) : undefined;
@@ -50,11 +52,7 @@ export async function runScrape(
   res: Response,
   { url, zeroDataRetention, options }: { url: string; zeroDataRetention: boolean; options: ScrapeOptions },
 ): Promise<unknown> {
-  if (zeroDataRetention) {
-    throw httpError('BAD_REQUEST', 'Zero data retention is not enabled for this team', {
-      option: 'zeroDataRetention',
-    });
-  }
+  const zdr = await zeroDataRetentionOf(deps, res, zeroDataRetention);
   assertScrapeOptionsSupported(options, deps.features, { cacheOnly: true });
   const { teamId, keyId } = authOf(res);
   await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
@@ -63,10 +61,12 @@ export async function runScrape(
   try {
     const { jobId, handle } = await startJob(deps, {
       kind: 'scrape',
+      request: req,
       teamId,
       apiKeyId: keyId,
       url,
       options,
+      zeroDataRetention: zdr,
       // The response waits for the job's result or its failure, and either commit makes the row
       // durable with it.
       relaxed: true,
@@ -80,7 +80,7 @@ export async function runScrape(
         teamId,
         url: absoluteHttpUrl(url)!,
         sourceUrl: url,
-        options,
+        options: withZeroDataRetention(options, zdr),
         deadline,
         documentId: id,
         mediaBaseUrl: mediaBaseUrl(req, deps.config),
@@ -99,6 +99,8 @@ export async function runScrape(
     // job's (documentId above).
     const row = await findDocument(deps.db, jobId);
     if (!row?.document) throw new Error(`scrape ${jobId}: document missing after success`);
+    // Delivered with this response: a ZDR scrape keeps nothing, and a later GET answers 404.
+    if (zdr) await forgetJobContent(deps.db, jobId);
     return row.document;
   } finally {
     stored?.cancel();

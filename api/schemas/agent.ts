@@ -10,7 +10,8 @@ export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
 export const STEPS_BY_EFFORT = { low: 6, medium: 12, high: 24 } as const;
 
 /** POST /v2/agent */
-export const agentRequestSchema = z.strictObject({
+export const agentRequestSchema = z
+  .strictObject({
   prompt: z.string().trim().min(1).max(10_000).describe('What the agent should find out'),
   urls: z.array(z.url({ protocol: /^https?$/ }).max(8192)).max(100).optional().describe('Where to start'),
   schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the result'),
@@ -20,9 +21,10 @@ export const agentRequestSchema = z.strictObject({
   effort: z.enum(['low', 'medium', 'high']).default('medium').describe('Bounds the number of steps'),
   webhook: agentWebhookSchema.optional(),
   threatProtection: threatProtectionSchema.optional().describe('Threat protection for every page the run maps or scrapes'),
-  // A run answers in `data`, Firecrawl's `extract` mode; `chat` continues an agent thread, which Trawl does not have yet.
-  mode: z.literal('extract', { error: 'only "extract" is supported: chat runs need agent threads, which Trawl does not have yet' }).optional(),
+  mode: z.enum(['extract', 'chat']).default('extract').describe('extract answers in `data` (by `schema`); chat answers a text `message`'),
+  threadId: z.uuid().optional().describe("A thread of the team's to continue: this run sees its earlier turns' answers"),
   auditMetadata: auditMetadataSchema,
   ...requestMetaShape,
-});
+})
+  .refine((b) => !(b.mode === 'chat' && b.schema), { path: ['schema'], message: 'a chat run answers in text: schema cannot be combined with mode "chat"' });
 export type AgentRequest = z.infer<typeof agentRequestSchema>;

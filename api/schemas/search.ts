@@ -34,7 +34,7 @@ export const searchRequestSchema = z
       .array(z.enum(['default', 'anon', 'zdr']))
       .max(3)
       .optional()
-      .describe('anon is accepted and runs an ordinary search; zdr is refused until zero data retention exists'),
+      .describe('anon is accepted and runs an ordinary search; zdr keeps neither query nor results (403 unless the plan allows zero data retention)'),
     asyncScraping: z.boolean().optional().describe('Accepted; no effect, as in Firecrawl'),
     toolDetail: toolDetailSchema,
     domainTools: domainToolsSchema,

@@ -25,6 +25,9 @@ import * as dashboard from './2026_11_26_000170_dashboard.js';
 import * as serverSecrets from './2026_11_30_000100_server_secrets.js';
 import * as abuseLimits from './2026_11_30_000200_abuse_limits.js';
 import * as monitorWebhookFailures from './2026_11_30_000300_monitor_webhook_failures.js';
+import * as zeroDataRetention from './2026_12_01_000100_zero_data_retention.js';
+import * as jobApiVersion from './2026_12_01_000200_job_api_version.js';
+import * as agentThreads from './2026_12_01_000300_agent_threads.js';
 import * as pageCacheTotals from './2026_11_27_000100_page_cache_totals.js';
 import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
@@ -60,4 +63,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_000100_server_secrets': serverSecrets,
   '2026_11_30_000200_abuse_limits': abuseLimits,
   '2026_11_30_000300_monitor_webhook_failures': monitorWebhookFailures,
+  '2026_12_01_000100_zero_data_retention': zeroDataRetention,
+  '2026_12_01_000200_job_api_version': jobApiVersion,
+  '2026_12_01_000300_agent_threads': agentThreads,
 };

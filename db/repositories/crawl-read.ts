@@ -83,6 +83,8 @@ export async function listCompletedDocuments(db: Db, jobId: string, q: DocumentP
     ])
     .where('job_id', '=', jobId)
     .where('status', '=', 'completed')
+    // A zero-data-retention job's delivered Documents keep their row but not their content.
+    .where('document', 'is not', null)
     .orderBy('created_at')
     .orderBy('id')
     // One row beyond the page tells whether a `next` page exists without counting the rest.

@@ -2,7 +2,8 @@
  * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
  * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
  * list its tools, then scrape, map, crawl and check the crawl, search with the search tool's own
- * defaults, and drive its eight monitor tools, against fixture sites.
+ * defaults, and drive its eight monitor tools, against fixture sites; with a model, the query
+ * format, the agent tools over a thread, and the credit-usage tool.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -164,5 +165,42 @@ describe('firecrawl-mcp scrape with the query format, against a Trawl with a mod
     expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
     expect(res.json.answer).toBe('On Tuesday at noon, in room 4.');
     expect(stack.model.requests[0]!.messages.at(-1)!.content).toContain('The meeting is on Tuesday at noon in room 4.');
+  });
+
+  it('runs an agent in chat mode and continues its thread; a follow-up without mode keeps chat (firecrawl_agent, firecrawl_agent_status)', async () => {
+    const say = (action: Record<string, unknown>) => ({ content: JSON.stringify(action) });
+    const done = async (id: string) => {
+      for (let i = 0; i < 100; i++) {
+        const status = await call('firecrawl_agent_status', { id }, withModel);
+        expect(status.isError, status.text).toBe(false);
+        if (status.json.status !== 'processing') return status.json;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`agent ${id} still running`);
+    };
+    stack.model.reset();
+    stack.model.script(say({ tool: 'scrape', url: `${pages.origin}/facts` }), say({ tool: 'finish', result: 'Tuesday at noon, room 4.' }));
+    const first = await call('firecrawl_agent', { prompt: 'When is the meeting?', urls: [`${pages.origin}/facts`], mode: 'chat' }, withModel);
+    expect(first.isError, `${first.text}\n${stderr.join('')}`).toBe(false);
+    expect(first.json).toMatchObject({ success: true, threadTurn: 1 });
+    expect(await done(first.json.id)).toMatchObject({ status: 'completed', mode: 'chat', message: 'Tuesday at noon, room 4.' });
+
+    stack.model.script(say({ tool: 'finish', result: 'Room 4.' }));
+    const next = await call('firecrawl_agent', { prompt: 'Which room again?', threadId: first.json.threadId }, withModel);
+    expect(next.json).toMatchObject({ success: true, threadId: first.json.threadId, threadTurn: 2 });
+    expect(await done(next.json.id)).toMatchObject({ status: 'completed', mode: 'chat', message: 'Room 4.' });
+    const prompt = String(stack.model.requests.at(-1)!.messages.at(-1)!.content);
+    expect(prompt).toContain('Turn 1 asked: When is the meeting?');
+    // The follow-up kept the first turn's urls as well as its mode.
+    expect(prompt).toContain(`Start URLs: ${pages.origin}/facts`);
+  });
+
+  it('reports the credit balance and its history (firecrawl_credit_usage)', async () => {
+    const current = await call('firecrawl_credit_usage', {}, withModel);
+    expect(current.isError, current.text).toBe(false);
+    expect(current.json).toMatchObject({ remainingCredits: expect.any(Number), planCredits: expect.any(Number) });
+    const history = await call('firecrawl_credit_usage', { view: 'historical' }, withModel);
+    expect(history.isError, history.text).toBe(false);
+    expect(JSON.stringify(history.json)).toContain('creditsUsed');
   });
 });

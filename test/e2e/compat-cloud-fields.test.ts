@@ -74,10 +74,16 @@ describe('map and agent', () => {
     expect(bad.body.error).toContain('auditMetadata');
   });
 
-  it('validates the agent fields before anything else: mode chat and a bad auditMetadata are 400s naming them', async () => {
-    const chat = await api('/v2/agent', { body: { prompt: 'find it', mode: 'chat' } });
-    expect(chat.status).toBe(400);
-    expect(chat.body.error).toMatch(/mode: only "extract" is supported/);
+  it('validates the agent fields before anything else: a chat run with a schema, a bad threadId or mode, and a bad auditMetadata are 400s naming them', async () => {
+    for (const [body, named] of [
+      [{ prompt: 'find it', mode: 'chat', schema: { type: 'object' } }, 'schema'],
+      [{ prompt: 'find it', mode: 'talk' }, 'mode'],
+      [{ prompt: 'find it', threadId: 'not-a-uuid' }, 'threadId'],
+    ] as const) {
+      const res = await api('/v2/agent', { body });
+      expect(res.status, named).toBe(400);
+      expect(res.body.error, named).toContain(named);
+    }
     const bad = await api('/v2/agent', { body: { prompt: 'find it', auditMetadata: { username: 1 } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('auditMetadata');

@@ -252,10 +252,10 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
   { path: '/v2/crawl/params-preview', keys: ['url', 'prompt'], base: () => ({ url: site.url('/'), prompt: 'x' }) },
 ];
 
-const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/'];
+const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v1/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/', '/v2/agent/threads/'];
 const ID_SUFFIXES = ['', '/errors', '/', '/trace', '/snapshots/x'];
 const GET_PATHS = [
-  '/v2/agent', '/v2/team/threat-protection', '/openapi.json',
+  '/v2/agent', '/v2/team/threat-protection', '/openapi.json', '/v2/team/activity',
   '/v1/crawl/active', '/v2/crawl/active', '/v1/crawl/ongoing', '/v2/crawl/ongoing',
   ...['v1', 'v2'].flatMap((v) =>
     ['team/credit-usage', 'team/credit-usage/historical', 'team/token-usage', 'team/token-usage/historical',
@@ -270,7 +270,7 @@ const id = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom('%', '%f', '%ff', '%E0%A4%A', '%C0%AE', '%00', '%2F', '..', '.', 'active'), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 3 })), { maxLength: 4 }).map((parts) => parts.join('')),
 );
 const query = fc.option(
-  fc.dictionary(fc.constantFrom('skip', 'limit', 'x', 'skip[]', 'limit[a]', '%ff'), fc.oneof(nastyString.map(uriComponent), fc.constantFrom('-1', '1e9', '0', '%ff', 'NaN')), { maxKeys: 3 })
+  fc.dictionary(fc.constantFrom('skip', 'limit', 'x', 'skip[]', 'limit[a]', '%ff', 'cursor', 'endpoint', 'includeData'), fc.oneof(nastyString.map(uriComponent), fc.constantFrom('-1', '1e9', '0', '%ff', 'NaN')), { maxKeys: 3 })
     .map((q) => `?${Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&')}`),
   { nil: '' },
 );
@@ -392,6 +392,45 @@ describe('route fuzz: no 5xx, always the envelope', () => {
       { numRuns: 200 },
     );
   });
+
+  it("Jina Reader's GET /r/<url> and /s/<query>: hostile targets, queries and X- headers", async () => {
+    // X-Timeout is always sent and bounded (or invalid): a wait for a selector that never appears
+    // lasts as long as it allows.
+    const readerHeader = fc.tuple(
+      fc.dictionary(
+        fc.constantFrom(
+          'x-return-format', 'x-target-selector', 'x-remove-selector', 'x-wait-for-selector', 'x-no-cache',
+          'x-retain-images', 'x-with-links-summary', 'x-with-images-summary', 'x-proxy-url',
+        ),
+        fc.oneof(headerText, fc.constantFrom('true', 'all', 'none', 'html', 'markdown', 'pageshot', '1', '0', 'a,b', 'div:has(p)', '*')),
+        { maxKeys: 4 },
+      ),
+      fc.constantFrom('1', '2', 'soon', '-1', '0', '301', '1e9'),
+    ).map(([headers, timeout]) => ({ ...headers, 'x-timeout': timeout }));
+    const hostile = fc.constantFrom(
+      'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://[::1', '//x', 'http://',
+      'http%3A%2F%2F169.254.169.254%2F', 'data:text/html,x', 'ftp://x', 'http://no-such-host.invalid/', '..%2F..%2F', '%2e%2e/admin',
+      // Found by this property: a NUL in a query or an encoded URL reached Postgres as a 500.
+      '%00', 'http%3A%2F%2Fa.example%2F%00', '%ED%A0%80',
+    );
+    const target = fc.oneof(
+      fc.constantFrom('/docs/a', '/', '/image.png').map((p) => site.url(p)),
+      hostile,
+      nastyString.map(uriComponent),
+      nastyString.map((v) => v.replace(/[\ud800-\udfff]/g, '')),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/r/', '/s/'), target, readerHeader, fc.constantFrom('application/json', 'text/event-stream', ''), async (route, t, headers, accept) => {
+        const res = await fetch(`${apiUrl}${route}${t}`, { headers: authed({ ...headers, ...(accept && { accept }) }) });
+        const text = await res.text();
+        const shown = `GET ${route}${t} ${JSON.stringify(headers)} accept=${accept} → ${res.status} ${text.slice(0, 300)}`;
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect(res.status, shown).toBeLessThan(500);
+        if (res.status >= 400) expect(JSON.parse(text), shown).toMatchObject({ success: false, error: expect.any(String) });
+      }),
+      { numRuns: 150 },
+    );
+  }, 240_000);
 
   it('ids, queries and methods on every read and cancel route', async () => {
     await fc.assert(

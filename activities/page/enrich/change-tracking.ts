@@ -40,7 +40,9 @@ export const changeTrackingStep: EnrichStep = {
     const json = tracked.modes.includes('json') && tracking.changeStatus !== 'removed' ? await compareJson(ctx, tracked, previous, tracking) : undefined;
     outcome.document.changeTracking = json?.changes === undefined ? tracking : { ...tracking, json: json.changes };
     // A server error page is not the page's content: the next scrape compares with the last real one.
-    if (outcome.statusCode < 500 && outcome.statusCode !== 429) await recordSnapshot(deps.db, key, owner.jobId, { ...seen, extraction: json?.current });
+    // A zero-data-retention page compares with what the team kept before and keeps nothing itself.
+    const keep = !ctx.options.zeroDataRetention && outcome.statusCode < 500 && outcome.statusCode !== 429;
+    if (keep) await recordSnapshot(deps.db, key, owner.jobId, { ...seen, extraction: json?.current });
     return json?.credits ?? 0;
   },
 };

@@ -30,7 +30,7 @@ function servedRoutes(): string[] {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const path of paths) {
           for (const method of Object.keys(layer.route.methods)) {
-            found.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+            found.push(`${method} ${path.replace(/[:*](\w+)/g, '{$1}')}`);
           }
         }
       } else if (layer.handle?.stack) {

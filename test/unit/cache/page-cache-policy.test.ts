@@ -29,6 +29,11 @@ describe('pageCachePolicy', () => {
     expect(policy({ ...extra, storeInCache: true })).toEqual({ mode: 'bypass' });
   });
 
+  it('a zero-data-retention page reads the team\'s copies but never stores one, whatever storeInCache says', () => {
+    const options = { ...scrapeOptionsSchema.parse({ storeInCache: true }), zeroDataRetention: true };
+    expect(pageCachePolicy(options, resolveOutputs(options.formats))).toEqual({ mode: 'use', maxAgeMs: 2 * 24 * 60 * 60 * 1000, store: false });
+  });
+
   it('empty headers and empty actions do not bypass', () => {
     expect(policy({ headers: {}, actions: [] })).toMatchObject({ mode: 'use' });
   });
