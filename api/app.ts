@@ -12,9 +12,9 @@ import { jobCancelRoutes } from './routes/job-cancel.js';
 import { jobStatusRoutes } from './routes/job-status.js';
 import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
-import { searchRoutes } from './routes/search.js';
-import { agentRoutes } from './routes/agent.js';
-import { agentThreadRoutes } from './routes/agent-threads.js';
+import { searchRoutes } from './search/routes.js';
+import { agentRoutes } from './agent/routes.js';
+import { agentThreadRoutes } from './agent/threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { monitorRoutes } from './monitor/routes.js';
@@ -22,7 +22,7 @@ import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
 import { teamActivityRoutes } from './routes/team-activity.js';
-import { readerRoutes } from './routes/reader.js';
+import { readerRoutes } from './reader/routes.js';
 import type { AppDeps } from './deps.js';
 
 /** Builds the HTTP app; connections are made by the caller (api/server.ts or a test). */

@@ -68,7 +68,7 @@ export interface NewJob {
   zeroDataRetention?: boolean;
   /** The request that starts the job: its API version is kept for GET /v2/team/activity. */
   request: Request;
-  /** An agent run's thread; its turn is numbered by the run's `admit` (api/routes/agent-threads.ts). */
+  /** An agent run's thread; its turn is numbered by the run's `admit` (api/agent/threads.ts). */
   threadId?: string;
 }
 

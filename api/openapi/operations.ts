@@ -7,9 +7,9 @@ import type { z } from 'zod';
 import { batchScrapeRequestSchema } from '../schemas/batch-scrape.js';
 import { crawlRequestSchema, crawlRequestV1Schema } from '../schemas/crawl.js';
 import { crawlParamsPreviewRequestSchema } from '../schemas/crawl-params-preview.js';
-import { agentRequestSchema } from '../schemas/agent.js';
+import { agentRequestSchema } from '../agent/schemas.js';
 import { extractRequestSchema } from '../schemas/extract.js';
-import { searchRequestSchema } from '../schemas/search.js';
+import { searchRequestSchema } from '../search/schemas.js';
 import { threatPolicySchema } from '../../contracts/threat-policy.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
@@ -17,8 +17,8 @@ import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
 import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../monitor/schemas.js';
 import { statusQuerySchema } from '../routes/job-status.js';
 import { teamActivityQuerySchema } from '../schemas/team-activity.js';
-import { readerHeadersSchema } from '../schemas/reader.js';
-import { threadQuerySchema } from '../routes/agent-threads.js';
+import { readerHeadersSchema } from '../reader/schemas.js';
+import { threadQuerySchema } from '../agent/threads.js';
 import * as r from './responses.js';
 
 export interface Operation {

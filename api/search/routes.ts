@@ -22,7 +22,7 @@ import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
-import { searchRequestSchema, type SearchRequest } from '../schemas/search.js';
+import { searchRequestSchema, type SearchRequest } from './schemas.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
@@ -62,7 +62,7 @@ export interface SearchAnswer {
   warning?: string;
 }
 
-/** One search job for a validated request, to its answer; shared with the Jina-style GET /s/ (api/routes/reader.ts). */
+/** One search job for a validated request, to its answer; shared with the Jina-style GET /s/ (api/reader/routes.ts). */
 export async function performSearch(deps: AppDeps, req: Request, res: Response, body: SearchRequest, scrape: boolean): Promise<SearchAnswer> {
   // End-to-end ZDR: Trawl keeps neither the query nor the results, and its own index or SearXNG
   // instance is the provider, which keeps nothing of Trawl's asking.

@@ -1,5 +1,5 @@
 /**
- * The request headers of Jina Reader's GET /r/<url> and /s/<query> (api/routes/reader.ts), as
+ * The request headers of Jina Reader's GET /r/<url> and /s/<query> (api/reader/routes.ts), as
  * one schema: validation, defaults and the ScrapeOptions they mean. A bad header is a 400 naming
  * it; the ScrapeOptions it builds are checked again by the scrape schema (selectors run in the
  * worker, so they pass lib/patterns/css.ts like every other selector).

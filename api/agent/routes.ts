@@ -23,7 +23,7 @@ import { validatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
 import { teamStandingOf } from '../team-plan.js';
 import { assertJsonSchema, assertModelConfigured } from '../unsupported-options.js';
-import { agentRequestSchema, STEPS_BY_EFFORT, type AgentRequest } from '../schemas/agent.js';
+import { agentRequestSchema, STEPS_BY_EFFORT, type AgentRequest } from './schemas.js';
 
 const PAGE_SIZE = 20;
 const CANCELLED = 'The agent run was cancelled';

@@ -19,11 +19,11 @@ import { requireCredits } from '../middleware/credits.js';
 import { findBodyProblem } from '../middleware/body-scan.js';
 import { guard } from '../middleware/guard.js';
 import { parseOrRefuse } from '../middleware/validate.js';
-import { HEADER_OF_OPTION, readerHeadersSchema, scrapeInputOf, type ReaderHeaders } from '../schemas/reader.js';
-import { searchRequestSchema } from '../schemas/search.js';
+import { HEADER_OF_OPTION, readerHeadersSchema, scrapeInputOf, type ReaderHeaders } from './schemas.js';
+import { searchRequestSchema } from '../search/schemas.js';
 import { targetUrlSchema } from '../schemas/url.js';
-import { runScrape } from './scrape.js';
-import { performSearch } from './search.js';
+import { runScrape } from '../routes/scrape.js';
+import { performSearch } from '../search/routes.js';
 
 /** Jina's /s/ answers its top five results. */
 const SEARCH_RESULTS = 5;
