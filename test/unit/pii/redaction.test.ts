@@ -50,21 +50,12 @@ describe('redactPII', () => {
     }
   });
 
-  it('runs in time linear in the text, on input that makes a backtracking engine quadratic', () => {
-    // The fastest of five runs: `npm test` runs this lane beside the e2e stack, and a single run
-    // took 25 times the small input's time when another process took the CPU in the middle of it.
-    const time = (text: string) =>
-      Math.min(
-        ...Array.from({ length: 5 }, () => {
-          const started = performance.now();
-          tag.redact(text);
-          return performance.now() - started;
-        }),
-      );
-    time('warm up '.repeat(1000));
-    const small = time('a'.repeat(25_000) + '@');
-    const large = time('a'.repeat(200_000) + '@');
-    // Eight times the input; a quadratic matcher would take 64 times as long.
-    expect(large).toBeLessThan(small * 20 + 50);
+  it('redacts 1 MB of input that makes a backtracking engine quadratic, within the test timeout', () => {
+    // A run of local-part characters with no domain after it: a backtracking e-mail pattern retries
+    // from every position. V8's RegExp took 0.9 s at 40,000 characters, growing with the square:
+    // about 10 minutes here. The linear matcher makes one pass.
+    // No stopwatch: the test's own timeout is the bound, so a slow or loaded machine cannot fail it.
+    const hostile = 'a'.repeat(1_000_000) + '@';
+    expect(tag.redact(hostile)).toBe(hostile);
   });
 });
