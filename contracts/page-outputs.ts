@@ -15,6 +15,8 @@ export interface PageOutputs {
   links: boolean;
   images: boolean;
   summary: boolean;
+  /** Design tokens read in the browser (scraper/engines/branding.ts). */
+  branding: boolean;
   screenshot?: FormatOf<'screenshot'>;
   json?: FormatOf<'json'>;
   changeTracking?: FormatOf<'changeTracking'>;
@@ -42,6 +44,7 @@ export function resolveOutputs(formats: readonly Format[]): PageOutputs {
     rawBase64: false,
     images: false,
     summary: false,
+    branding: false,
   };
   for (const format of formats) {
     switch (format.type) {

@@ -74,7 +74,7 @@ export const queryFormat = z.strictObject({
   mode: z.enum(['freeform', 'directQuote']).default('freeform'),
 });
 
-const simpleFormatNames = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'summary'] as const;
+const simpleFormatNames = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'summary', 'branding'] as const;
 const simpleFormat = z.strictObject({ type: z.enum(simpleFormatNames) });
 
 export const formatObject = z.discriminatedUnion('type', [

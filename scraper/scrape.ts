@@ -100,6 +100,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
         waitForMs: options.waitFor,
         blockAds: options.blockAds,
         screenshot: shot && { fullPage: shot.fullPage, quality: shot.quality, viewport: shot.viewport },
+        branding: outputs.branding,
         actions: options.actions,
       });
     };
@@ -145,8 +146,9 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     ...(outputs.attributes && { attributes: transformed.attributes ?? noAttributes(outputs.attributes.selectors) }),
     ...(raw !== undefined && { rawBase64: raw }),
     ...(screenshot && { screenshot }),
+    ...(page.branding?.profile && { branding: page.branding.profile }),
     ...(actions && { actions }),
-    ...(transformed.warning && { warning: transformed.warning }),
+    ...((transformed.warning || page.branding?.warning) && { warning: [transformed.warning, page.branding?.warning].filter(Boolean).join(' ') }),
     metadata: {
       ...transformed.metadata,
       sourceURL: req.sourceUrl,

@@ -4,6 +4,7 @@
  */
 import type { Action, Location } from '../contracts/scrape-options.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
+import type { BrandingProfile } from './engines/branding.js';
 
 export type EngineName = 'http' | 'browser';
 
@@ -25,6 +26,8 @@ export interface FetchedPage {
   html?: string;
   /** Screenshot bytes when one was requested (browser engine). */
   screenshot?: CapturedMedia;
+  /** The `branding` format's profile (browser engine), or why it could not be read. */
+  branding?: { profile?: BrandingProfile; warning?: string };
   /** What the requested actions produced, in the order they ran (browser engine). */
   actions?: ActionOutputs;
 }
@@ -82,6 +85,8 @@ export interface BrowserFetchRequest extends FetchRequest {
   screenshot?: { fullPage: boolean; quality?: number; viewport?: { width: number; height: number } };
   /** Run in order after load and settle, before the page is captured. */
   actions?: Action[];
+  /** Read the page's design tokens (engines/branding.ts) once it is captured. */
+  branding?: boolean;
 }
 
 /** Page metadata as Firecrawl returns it: known keys plus every other meta tag verbatim. */

@@ -16,6 +16,7 @@ import { deadlineSignal } from '../../lib/deadline-signal.js';
 import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
 import type { BrowserPool, CDPSession, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
+import { brandingOf } from './branding.js';
 import { runActions } from '../actions/run-actions.js';
 import { localeForCountry } from '../net/accept-language.js';
 import { addressPolicyFor } from '../net/address-policy.js';
@@ -25,6 +26,9 @@ import { ssrfBlockedError } from '../net/peer-guard.js';
 import type { BrowserFetchRequest, FetchedPage, RedirectHop } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
 import { ACTION_SETTLE_MS, idleProof, type IdleProof, SETTLE_MAX_MS, SETTLE_MIN_MS, SETTLE_QUIET_MS, watchNetwork } from './page-settle.js';
+
+/** Reading the design tokens walks a few hundred elements: a second is plenty, except for a page that blocks. */
+const BRANDING_TIMEOUT_MS = 5_000;
 
 /**
  * `load` waits for every subresource, so one slow ad or analytics host could hold a scrape until
@@ -359,13 +363,15 @@ async function renderGuarded(
     : { html: await documentHtml(page, cdp, req) };
 
   const screenshot = req.screenshot && (await takeScreenshot(page, req.screenshot, remainingMs(req)));
-  return captured(page.url(), response, { ...content, screenshot, actions }, headers);
+  const read = req.branding && isHtml(type) ? await brandingOf(page, Math.min(BRANDING_TIMEOUT_MS, remainingMs(req))) : undefined;
+  const branding = read && { profile: read.branding, warning: read.warning };
+  return captured(page.url(), response, { ...content, screenshot, actions, ...(branding && { branding }) }, headers);
 }
 
 async function captured(
   url: string,
   response: PageResponse,
-  content: Pick<FetchedPage, 'html' | 'body' | 'screenshot' | 'actions'>,
+  content: Pick<FetchedPage, 'html' | 'body' | 'screenshot' | 'actions' | 'branding'>,
   knownHeaders?: Record<string, string>,
 ): Promise<FetchedPage> {
   const headers = knownHeaders ?? (await response.allHeaders());

@@ -25,6 +25,28 @@ const CONTACT = `<html><head><title>Contact</title><meta name="description" cont
 <p>Our office network is 203.0.113.9. <a href="mailto:owner@shop.example">Mail the owner</a>. Order 2024-01-15, 1.234 units.</p>
 <div class="who" data-mail="boss@shop.example"></div></article></body></html>`;
 
+/** A brand's page, every token known: colours, fonts, a primary and an outlined button, an input. */
+const BRAND = `<!doctype html><html><head><title>Home | Acme Tools</title>
+<meta property="og:site_name" content="Acme Tools"><meta property="og:image" content="/og.png">
+<style>
+body { background: #ffffff; color: #222222; font-family: "Inter", Arial, sans-serif; font-size: 16px; line-height: 24px; }
+h1 { font-family: "Playfair Display", Georgia, serif; font-size: 40px; font-weight: 700; line-height: 48px; color: #0b3d91; }
+a { color: #0b3d91; }
+.btn-primary { background: #ff5a1f; color: #ffffff; border: 0; border-radius: 8px; padding: 8px 16px; }
+.btn-ghost { background: transparent; color: #0b3d91; border: 1px solid #0b3d91; border-radius: 8px; padding: 8px 16px; }
+input { border: 1px solid #cccccc; border-radius: 4px; }
+code { font-family: "JetBrains Mono", monospace; }
+</style></head><body>
+<header><a href="/" class="site-logo"><svg width="40" height="20" aria-label="Acme logo"><rect width="40" height="20" fill="#ff5a1f"/></svg></a>
+<nav><a href="/tools">Tools</a> <a href="/about">About</a></nav></header>
+<main><h1>Tools that last</h1><p>Hand tools since 1921. <code>npm i acme</code></p>
+<button class="btn-primary">Buy now</button> <button class="btn-ghost">Learn more</button> <input placeholder="Email"></main>
+</body></html>`;
+
+/** Pages whose only logo is a fallback: an apple-touch-icon, then og:image. */
+const TOUCH_ICON = '<html><head><link rel="apple-touch-icon" href="/touch.png"><meta property="og:image" content="/og.png"></head><body><p>No logo here.</p></body></html>';
+const OG_ONLY = '<html><head><meta property="og:image" content="/og.png"></head><body><p>No logo here either.</p></body></html>';
+
 /** A 1x1 PNG: bytes no text format can carry. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -34,6 +56,9 @@ let origin: string;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/cars') return void res.writeHead(200, { 'content-type': 'text/html' }).end(CARS);
+    if (req.url === '/brand') return void res.writeHead(200, { 'content-type': 'text/html' }).end(BRAND);
+    if (req.url === '/touch-icon') return void res.writeHead(200, { 'content-type': 'text/html' }).end(TOUCH_ICON);
+    if (req.url === '/og-only') return void res.writeHead(200, { 'content-type': 'text/html' }).end(OG_ONLY);
     if (req.url === '/contact') return void res.writeHead(200, { 'content-type': 'text/html' }).end(CONTACT);
     if (req.url === '/data.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": "<a href=\\"/x\\">x</a>"}');
     if (req.url === '/pixel.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
@@ -182,8 +207,47 @@ describe('bad input in the new formats and options', () => {
   });
 
   it('still names a format Trawl does not have', async () => {
-    const res = await api('/v2/scrape', { body: { url: `${origin}/cars`, formats: ['branding'] } });
+    const res = await api('/v2/scrape', { body: { url: `${origin}/cars`, formats: ['menu'] } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toContain('"branding"');
+    expect(res.body.error).toContain('"menu"');
+  });
+});
+
+describe('branding', () => {
+  it("reads the page's colours, fonts, typography, components and inline SVG logo in the browser", async () => {
+    const res = await api('/v2/scrape', { body: { url: `${origin}/brand`, formats: ['branding'] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { branding } = res.body.data;
+    expect(res.body.data.warning).toBeUndefined();
+    expect(branding).toMatchObject({
+      colorScheme: 'light',
+      brandName: 'Acme Tools',
+      colors: { background: '#FFFFFF', textPrimary: '#222222', link: '#0B3D91', primary: '#FF5A1F' },
+      typography: {
+        fontFamilies: { primary: 'Inter', heading: 'Playfair Display', code: 'JetBrains Mono' },
+        fontSizes: { h1: '40px', body: '16px' },
+        lineHeights: { heading: 1.2, body: 1.5 },
+        fontWeights: { bold: 700 },
+      },
+      components: {
+        buttonPrimary: { background: '#FF5A1F', textColor: '#FFFFFF', borderRadius: '8px' },
+        buttonSecondary: { textColor: '#0B3D91', borderColor: '#0B3D91' },
+        input: { borderColor: '#CCCCCC', borderRadius: '4px' },
+      },
+      spacing: { baseUnit: 8, borderRadius: '8px' },
+    });
+    expect(branding.fonts.map((f: { family: string }) => f.family)).toEqual(expect.arrayContaining(['Inter', 'Playfair Display', 'JetBrains Mono']));
+    expect(branding.logo).toMatch(/^data:image\/svg\+xml;utf8,.*Acme%20logo/);
+    expect(res.body.data.markdown).toBeUndefined();
+  });
+
+  it.each([
+    ['/touch-icon', '/touch.png'],
+    ['/og-only', '/og.png'],
+  ])('falls back for a page without a marked logo: %s gives %s', async (path, logo) => {
+    const res = await api('/v2/scrape', { body: { url: `${origin}${path}`, formats: ['markdown', 'branding'] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.branding.logo).toBe(`${origin}${logo}`);
+    expect(res.body.data.branding.colorScheme).toBe('light');
   });
 });

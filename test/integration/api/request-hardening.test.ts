@@ -172,15 +172,15 @@ describe('deep nesting in free-form fields is 400 (#19 item 6)', () => {
 
 describe('unknown formats are named (#19 item 12)', () => {
   it.each<[string, unknown]>([
-    ['/v2/scrape', ['markdown', 'branding']],
+    ['/v2/scrape', ['markdown', 'menu']],
     ['/v2/scrape', [{ type: 'product' }]],
-    ['/v2/batch/scrape', ['branding']],
-    ['/v1/scrape', ['branding']],
+    ['/v2/batch/scrape', ['menu']],
+    ['/v1/scrape', ['menu']],
   ])('%s formats %j', async (path, formats) => {
     const body = path.includes('batch') ? { urls: ['https://example.com'], formats } : { url: 'https://example.com', formats };
     const res = await api(path, { body });
     expectEnvelope(res, 400, 'BAD_REQUEST');
-    expect(res.body.error).toMatch(/Trawl does not support the "(branding|product)" format/);
+    expect(res.body.error).toMatch(/Trawl does not support the "(menu|product)" format/);
   });
 
   it('names it inside a crawl scrapeOptions too', async () => {
