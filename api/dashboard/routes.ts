@@ -11,6 +11,7 @@ import { listApiKeys } from '../../db/repositories/api-keys.js';
 import { listFailedDocuments, listRobotsBlockedUrls } from '../../db/repositories/crawl-read.js';
 import { listDailyCredits, listDailyTokens } from '../../db/repositories/daily-usage.js';
 import { findLiveJob, listJobs, readJobTotals } from '../../db/repositories/job-list.js';
+import { findMonitor, listTeamMonitors, monitorPageHistory } from '../../db/repositories/monitors.js';
 import { listRefusalTotals } from '../../db/repositories/refusals.js';
 import { findTeamById, listTeams } from '../../db/repositories/teams.js';
 import { listTraceEvents } from '../../db/repositories/agent-runs.js';
@@ -23,7 +24,9 @@ import { isJobId, jobStatusView } from '../job-view.js';
 import { readHealth } from '../routes/health.js';
 import { html, type Html } from './html.js';
 import { page, type PageFrame } from './layout.js';
+import { adaptiveView } from '../monitor/view.js';
 import { healthPage } from './pages/health.js';
+import { monitorPage } from './pages/monitors.js';
 import { JOBS_PER_PAGE, LISTED_KINDS, apiStatusPath, jobPage, jobsList, temporalUiLink } from './pages/jobs.js';
 import { USAGE_DAYS, teamPage, teamsList } from './pages/teams.js';
 import { SIGN_IN_COOKIE, randomToken, readCookie, redirectWithFlash, requireCsrf, requireViewer, sameToken, setCookie, signIn, signInToken, signOut, viewerOf } from './session.js';
@@ -43,6 +46,9 @@ const SECURITY_HEADERS: RequestHandler = (_req, res, next) => {
   });
   next();
 };
+
+/** Monitors a team page lists; the API pages through the rest. */
+const MONITORS_LISTED = 50;
 
 const jobFilterSchema = z.object({
   team: z.uuid().optional().catch(undefined),
@@ -146,16 +152,25 @@ export function dashboardRoutes(deps: AppDeps): Router {
   async function renderTeam(req: Request, res: Response, created?: CreatedKey) {
     const team = await visibleTeam(req, res);
     if (!team) return;
-    const [standing, keys, credits, tokens, refusals, threatPolicy] = await Promise.all([
+    const [standing, keys, credits, tokens, refusals, threatPolicy, monitors] = await Promise.all([
       readStanding(deps.db, team.id),
       listApiKeys(deps.db, { id: team.id }),
       listDailyCredits(deps.db, team.id, USAGE_DAYS),
       listDailyTokens(deps.db, team.id, USAGE_DAYS),
       listRefusalTotals(deps.db, team.id, USAGE_DAYS),
       readThreatPolicy(deps.db, team.id),
+      listTeamMonitors(deps.db, team.id, { limit: MONITORS_LISTED, offset: 0 }),
     ]);
-    send(res, { title: team.name, section: 'teams' }, teamPage(base!, viewerOf(res), { team, standing, keys, credits, tokens, refusals, threatPolicy, created }));
+    send(res, { title: team.name, section: 'teams' }, teamPage(base!, viewerOf(res), { team, standing, keys, credits, tokens, refusals, threatPolicy, monitors, created }));
   }
+
+  router.get(`${base}/monitors/:monitorId`, viewer, async (req, res) => {
+    const id = String(req.params.monitorId);
+    const monitor = z.uuid().safeParse(id).success ? await findMonitor(deps.db, id) : undefined;
+    if (!monitor || !canSeeTeam(viewerOf(res), monitor.team_id)) return notFound(res);
+    const [team, history] = await Promise.all([findTeamById(deps.db, monitor.team_id), monitorPageHistory(deps.db, monitor.id)]);
+    send(res, { title: monitor.name, section: 'teams' }, monitorPage(base!, monitor, team?.name ?? '', adaptiveView(monitor, history)));
+  });
 
   router.get(`${base}/teams/:teamId`, viewer, (req, res) => renderTeam(req, res));
 

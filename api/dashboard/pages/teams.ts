@@ -2,6 +2,7 @@
 import type { CreatedKey, TeamStanding } from '../../accounts.js';
 import { describeScopes, SCOPES } from '../../auth/api-keys.js';
 import type { DailyFigure } from '../../../db/repositories/daily-usage.js';
+import type { MonitorRow } from '../../../db/repositories/monitors.js';
 import type { RefusalTotal } from '../../../db/repositories/refusals.js';
 import type { Team } from '../../../db/schema.js';
 import { ENDPOINT_CLASSES } from '../../../lib/plans.js';
@@ -10,6 +11,7 @@ import { dailyChart, lastDays } from '../chart.js';
 import { html, number, when, type Html } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { Viewer } from '../viewer.js';
+import { monitorsSection } from './monitors.js';
 
 export const USAGE_DAYS = 30;
 
@@ -59,6 +61,7 @@ export interface TeamPageData {
   tokens: DailyFigure[];
   refusals: RefusalTotal[];
   threatPolicy: ThreatPolicy;
+  monitors: MonitorRow[];
   /** A key just created: shown on this page only. */
   created?: CreatedKey;
 }
@@ -131,6 +134,8 @@ ${
     <button>Create key</button>
   </form>
 </section>
+
+${monitorsSection(base, d.monitors)}
 
 <section>
   <h2>Plan</h2>

@@ -206,4 +206,53 @@ describe('the job list', () => {
     const other = await createTeam(t.db, 'not-monitoring');
     expect((await listJobs(t.db, { teamIds: [other.id], offset: 0, limit: 10 })).jobs).toHaveLength(0);
   });
+
+  it("shows an adaptive monitor on its team's page, and each URL's pace and evidence on its own", async () => {
+    const { randomUUID } = await import('node:crypto');
+    const { beginCheck, finishCheck, insertCheckPages, insertMonitor, insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
+    const base = await app({ AUTH: 'none' });
+    const team = await createTeam(t.db, 'adaptive-team');
+    const monitorId = randomUUID();
+    const url = 'https://shop.example/terms';
+    await insertMonitor(t.db, {
+      id: monitorId,
+      team_id: team.id,
+      name: 'terms watch',
+      status: 'active',
+      schedule: JSON.stringify({ cron: '*/5 * * * *', timezone: 'UTC', adaptive: { minIntervalMs: 300_000, maxIntervalMs: 86_400_000 } }),
+      targets: JSON.stringify([{ target: { id: 'pages', type: 'scrape', urls: [url] }, plan: { kind: 'batch_scrape', pages: [{ url, urlKey: url }], scrapeOptions: {} } }]),
+      webhook: null,
+      notification: null,
+      retention_days: 30,
+      goal: null,
+      judge_enabled: false,
+      estimated_credits_per_month: 0,
+      schedule_id: `monitor-${monitorId}`,
+      current_check_id: null,
+      last_run_at: null,
+      last_check_summary: null,
+      updated_at: new Date(),
+    }, 10);
+    // Two checks that found the page unchanged: due again two ticks after the last.
+    for (const status of ['new', 'same'] as const) {
+      const checkId = randomUUID();
+      const expiresAt = new Date(Date.now() + 3_600_000);
+      await insertQueuedCheck(t.db, { id: checkId, monitorId, teamId: team.id, workflowId: `w-${checkId}`, estimatedCredits: 1, expiresAt });
+      await beginCheck(t.db, { checkId, monitorId, trigger: 'manual', workflowId: `w-${checkId}`, estimatedCredits: 1, expiresAt, outOfCredits: false });
+      const page = { id: randomUUID(), targetId: 'pages', url, urlKey: url, status, previousScrapeId: null, currentScrapeId: null, statusCode: 200, error: null, diff: null, judgment: null };
+      await insertCheckPages(t.db, checkId, monitorId, [page]);
+      const summary = { totalPages: 1, same: status === 'same' ? 1 : 0, new: status === 'new' ? 1 : 0, changed: 0, removed: 0, error: 0 };
+      await finishCheck(t.db, { checkId, monitorId, status: 'completed', summary, actualCredits: 1, judged: false, error: null });
+    }
+    const jar = new Map<string, string>();
+    const teamPage = await (await browse(`${base}/dashboard/teams/${team.id}`, jar)).text();
+    expect(teamPage).toContain(`href="/dashboard/monitors/${monitorId}"`);
+    expect(teamPage).toContain('adaptive, every 5 min to 24 h');
+    const res = await browse(`${base}/dashboard/monitors/${monitorId}`, jar);
+    expect(res.status).toBe(200);
+    const row = (await res.text()).split('data-testid="adaptive-urls"')[1]!;
+    expect(row).toMatch(new RegExp(`<td>${url}</td><td>10 min</td><td>[0-9.]+</td><td>2</td><td>0</td>`));
+    expect(row).toContain('skips it');
+    expect((await browse(`${base}/dashboard/monitors/${randomUUID()}`, jar)).status).toBe(404);
+  });
 });
