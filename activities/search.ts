@@ -42,6 +42,8 @@ export interface RunSearchInput {
    * it the job is complete when the results are stored.
    */
   scrape: boolean;
+  /** A zero-data-retention search: Firecrawl's ZDR search price. */
+  zeroDataRetention?: boolean;
   /** Epoch ms: the request's one deadline. */
   deadline: number;
 }
@@ -97,7 +99,8 @@ export function createRunSearchActivity(deps: ActivityDeps) {
       }),
     );
     const count = Object.values(sources).reduce((n, list) => n + list.length, 0);
-    const searchCredits = CREDIT_COSTS.searchPerTenResults * Math.ceil(count / 10);
+    const perTen = input.zeroDataRetention ? CREDIT_COSTS.zdrSearchPerTenResults : CREDIT_COSTS.searchPerTenResults;
+    const searchCredits = perTen * Math.ceil(count / 10);
     const result: SearchJobResult = { sources, searchCredits, ...(warnings.size > 0 && { warning: [...warnings].join(' ') }) };
     const toScrape = input.scrape ? [...(sources.web ?? []), ...(sources.news ?? [])] : [];
     const pages = new Map(toScrape.map((r) => [exactPageKey(r.url), r.url]));

@@ -15,6 +15,7 @@
  * | `question` (or `query`) format | +4 |
  * | `highlights` format | +4 |
  * | `redactPII` | +4, and +4 per PDF page after the first |
+ * | zero data retention | +1 per page; a ZDR search 10 per 10 results instead of 2 |
  * | enhanced or auto proxy | +0 |
  * | failed scrape | 0 |
  */
@@ -32,6 +33,8 @@ export const CREDIT_COSTS = Object.freeze({
   questionFormat: 4,
   highlightsFormat: 4,
   redactPII: 4,
+  zeroDataRetention: 1,
+  zdrSearchPerTenResults: 10,
 });
 
 /**
@@ -54,6 +57,8 @@ export interface PageCostInput {
   threatScannedUrls?: number;
   /** Answered in lockdown: Firecrawl charges 5 credits for a lockdown hit. */
   lockdown?: boolean;
+  /** A zero-data-retention page: Firecrawl's +1 per page. */
+  zeroDataRetention?: boolean;
 }
 
 export function pageCredits(input: PageCostInput): number {
@@ -65,6 +70,7 @@ export function pageCredits(input: PageCostInput): number {
   if (input.promptInjectionChecked) cost += CREDIT_COSTS.promptInjectionCheck;
   cost += (input.threatScannedUrls ?? 0) * CREDIT_COSTS.threatScanPerUrl;
   if (input.lockdown) cost += CREDIT_COSTS.lockdown;
+  if (input.zeroDataRetention) cost += CREDIT_COSTS.zeroDataRetention;
   return cost;
 }
 

@@ -157,7 +157,7 @@ async function runStages<Result>(
       // Produced for the model formats only; the caller did not ask for it.
       if (!outputs.markdown) delete outcome.document.markdown;
       addWarning(outcome, threat?.warning);
-      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned, lockdown: task.options.lockdown }) + enrichCredits;
+      const creditsUsed = pageCredits({ succeeded: true, pdf: outcome.pdf, threatScannedUrls: threat?.scanned, lockdown: task.options.lockdown, zeroDataRetention: task.options.zeroDataRetention }) + enrichCredits;
       outcome.document.metadata.creditsUsed = creditsUsed;
       // The stored Document keeps the markdown the copy has, unless a stage above changed or dropped it.
       if (cacheCopy?.markdown !== undefined) cacheCopy.markdownInDocument = outcome.document.markdown === cacheCopy.markdown;

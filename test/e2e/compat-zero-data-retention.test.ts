@@ -107,6 +107,8 @@ describe('a team whose plan allows it', () => {
     const res = await zdr('/v2/scrape', { body: { url: `${origin}/a`, zeroDataRetention: true } });
     expect(res.status).toBe(200);
     expect(res.body.data.markdown).toContain(WORD);
+    // Firecrawl's price: a page plus 1 for zero data retention.
+    expect(res.body.data.metadata.creditsUsed).toBe(2);
     const id: string = res.body.data.metadata.scrapeId;
     expect(await stores()).toEqual(EMPTY);
     expect(await leftOf(id)).toMatchObject({ zdr: true, url: null, documents: 1, withContent: 0 });
@@ -176,6 +178,8 @@ describe('a team whose plan allows it', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.web).toHaveLength(1);
     expect(res.body.data.web[0].markdown).toContain('/seed');
+    // A ZDR search costs 10 credits per ten results, and its scraped page 1 + 1.
+    expect(res.body.creditsUsed).toBe(10 + 2);
     // An ordinary scrape of the result would have refreshed both (the crawl-page policy stores its copy).
     expect(await stores()).toEqual(before);
     expect(await stamps()).toEqual(stamped);
