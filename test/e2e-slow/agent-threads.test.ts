@@ -10,7 +10,7 @@ import { apiClient } from '../helpers/api-client.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from '../e2e/context.js';
-import { startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
+import { finishedAgentRun, say, startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
 
 const PAGES: Record<string, string> = {
   '/products/widget': '<h1>Widget</h1><p>The Widget costs 10 euros.</p>',
@@ -22,17 +22,9 @@ let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
 
-const say = (action: Record<string, unknown>, delayMs?: number) => ({ content: JSON.stringify(action), ...(delayMs && { delayMs }) });
 const lastPrompt = () => String(model.requests.at(-1)!.messages.at(-1)!.content);
 
-async function finished(id: string) {
-  for (let i = 0; i < 200; i++) {
-    const res = await api(`/v2/agent/${id}`);
-    if (res.body.status !== 'processing') return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`agent ${id} still running`);
-}
+const finished = (id: string) => finishedAgentRun(api, id);
 
 beforeAll(async () => {
   stack = await startModelTeam('trawl-agent-threads', 'agent-threads-team', PAGES, 'Shop');

@@ -19,7 +19,7 @@ import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { e2eContext } from '../e2e/context.js';
-import { startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
+import { finishedAgentRun, say, startModelTeam, type ModelTeam } from '../e2e/llm-stack.js';
 
 const { databaseUrl, apiUrl: modellessUrl, apiKey: modellessKey } = e2eContext();
 
@@ -56,16 +56,8 @@ let origin: string;
 let api: ReturnType<typeof apiClient>;
 let firecrawl: Firecrawl;
 
-const say = (action: Record<string, unknown>, delayMs?: number) => ({ content: JSON.stringify(action), ...(delayMs && { delayMs }) });
 
-async function finished(id: string) {
-  for (let i = 0; i < 200; i++) {
-    const res = await api(`/v2/agent/${id}`);
-    if (res.body.status !== 'processing') return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`agent ${id} still running`);
-}
+const finished = (id: string) => finishedAgentRun(api, id);
 
 interface Event {
   type: string;

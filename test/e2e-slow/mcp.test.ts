@@ -14,7 +14,7 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startPageServer, type PageServer } from '../helpers/page-server.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from '../e2e/context.js';
-import { startModelStack, type ModelStack } from '../e2e/llm-stack.js';
+import { say, startModelStack, type ModelStack } from '../e2e/llm-stack.js';
 
 const { apiUrl, apiKey, databaseUrl } = e2eContext();
 let client: Client;
@@ -168,7 +168,6 @@ describe('firecrawl-mcp scrape with the query format, against a Trawl with a mod
   });
 
   it('runs an agent in chat mode and continues its thread; a follow-up without mode keeps chat (firecrawl_agent, firecrawl_agent_status)', async () => {
-    const say = (action: Record<string, unknown>) => ({ content: JSON.stringify(action) });
     const done = async (id: string) => {
       for (let i = 0; i < 100; i++) {
         const status = await call('firecrawl_agent_status', { id }, withModel);

@@ -15,7 +15,7 @@ import { addPublicAddress, canAddPublicAddress } from '../helpers/public-address
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { waitForJobEnd } from '../helpers/wait-for-job.js';
 import { e2eContext } from '../e2e/context.js';
-import { startModelStack, type ModelStack } from '../e2e/llm-stack.js';
+import { say, startModelStack, type ModelStack } from '../e2e/llm-stack.js';
 
 interface Recorder {
   origin: string;
@@ -39,7 +39,6 @@ async function serve(host: string, route: (path: string, origin: string) => { ty
   return { origin, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-const say = (action: Record<string, unknown>) => ({ content: JSON.stringify(action) });
 
 describe.skipIf(!canAddPublicAddress)('SSRF protection past the first request (needs root for a public test address)', () => {
   let address: Awaited<ReturnType<typeof addPublicAddress>>;

@@ -69,3 +69,16 @@ export async function startModelTeam(taskQueue: string, team: string, pages: Rec
     },
   };
 }
+
+/** A scripted agent decision for the fake model: the action as its JSON answer, after `delayMs`. */
+export const say = (action: Record<string, unknown>, delayMs?: number) => ({ content: JSON.stringify(action), ...(delayMs && { delayMs }) });
+
+/** Polls an agent run until it leaves `processing`; its status body. */
+export async function finishedAgentRun(api: ModelTeam['api'], id: string) {
+  for (let i = 0; i < 200; i++) {
+    const res = await api(`/v2/agent/${id}`);
+    if (res.body.status !== 'processing') return res.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`agent ${id} still running`);
+}

@@ -41,6 +41,33 @@ async function browse(url: string, jar: Map<string, string>): Promise<Response> 
   throw new Error('too many redirects');
 }
 
+/** A monitor row as the API would store it, with `fields` over a plain hourly one. */
+async function insertTestMonitor(teamId: string, fields: { name: string; schedule: Record<string, unknown>; targets: unknown[] }): Promise<string> {
+  const { randomUUID } = await import('node:crypto');
+  const { insertMonitor } = await import('../../../db/repositories/monitors.js');
+  const id = randomUUID();
+  await insertMonitor(t.db, {
+    id,
+    team_id: teamId,
+    name: fields.name,
+    status: 'active',
+    schedule: JSON.stringify(fields.schedule),
+    targets: JSON.stringify(fields.targets),
+    webhook: null,
+    notification: null,
+    retention_days: 30,
+    goal: null,
+    judge_enabled: false,
+    estimated_credits_per_month: 0,
+    schedule_id: `monitor-${id}`,
+    current_check_id: null,
+    last_run_at: null,
+    last_check_summary: null,
+    updated_at: new Date(),
+  }, 10);
+  return id;
+}
+
 describe('where the dashboard is served', () => {
   it('follows DASHBOARD_PATH, and serves nothing with off', async () => {
     const moved = await app({ DASHBOARD_PATH: '/console' });
@@ -173,29 +200,10 @@ describe("an agent run's page", () => {
 describe('the job list', () => {
   it("lists monitors' checks with the jobs, and filters them by kind", async () => {
     const { randomUUID } = await import('node:crypto');
-    const { insertMonitor, insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
+    const { insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
     const { listJobs } = await import('../../../db/repositories/job-list.js');
     const team = await createTeam(t.db, 'monitoring');
-    const monitorId = randomUUID();
-    await insertMonitor(t.db, {
-      id: monitorId,
-      team_id: team.id,
-      name: 'pricing page',
-      status: 'active',
-      schedule: JSON.stringify({ cron: '0 * * * *', timezone: 'UTC' }),
-      targets: JSON.stringify([]),
-      webhook: null,
-      notification: null,
-      retention_days: 30,
-      goal: null,
-      judge_enabled: false,
-      estimated_credits_per_month: 0,
-      schedule_id: `monitor-${monitorId}`,
-      current_check_id: null,
-      last_run_at: null,
-      last_check_summary: null,
-      updated_at: new Date(),
-    }, 10);
+    const monitorId = await insertTestMonitor(team.id, { name: 'pricing page', schedule: { cron: '0 * * * *', timezone: 'UTC' }, targets: [] });
     const checkId = randomUUID();
     await insertQueuedCheck(t.db, { id: checkId, monitorId, teamId: team.id, workflowId: `monitor-check-${checkId}`, estimatedCredits: 1, expiresAt: new Date(Date.now() + 3_600_000) });
     const all = await listJobs(t.db, { teamIds: [team.id], offset: 0, limit: 10 });
@@ -209,30 +217,15 @@ describe('the job list', () => {
 
   it("shows an adaptive monitor on its team's page, and each URL's pace and evidence on its own", async () => {
     const { randomUUID } = await import('node:crypto');
-    const { beginCheck, finishCheck, insertCheckPages, insertMonitor, insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
+    const { beginCheck, finishCheck, insertCheckPages, insertQueuedCheck } = await import('../../../db/repositories/monitors.js');
     const base = await app({ AUTH: 'none' });
     const team = await createTeam(t.db, 'adaptive-team');
-    const monitorId = randomUUID();
     const url = 'https://shop.example/terms';
-    await insertMonitor(t.db, {
-      id: monitorId,
-      team_id: team.id,
+    const monitorId = await insertTestMonitor(team.id, {
       name: 'terms watch',
-      status: 'active',
-      schedule: JSON.stringify({ cron: '*/5 * * * *', timezone: 'UTC', adaptive: { minIntervalMs: 300_000, maxIntervalMs: 86_400_000 } }),
-      targets: JSON.stringify([{ target: { id: 'pages', type: 'scrape', urls: [url] }, plan: { kind: 'batch_scrape', pages: [{ url, urlKey: url }], scrapeOptions: {} } }]),
-      webhook: null,
-      notification: null,
-      retention_days: 30,
-      goal: null,
-      judge_enabled: false,
-      estimated_credits_per_month: 0,
-      schedule_id: `monitor-${monitorId}`,
-      current_check_id: null,
-      last_run_at: null,
-      last_check_summary: null,
-      updated_at: new Date(),
-    }, 10);
+      schedule: { cron: '*/5 * * * *', timezone: 'UTC', adaptive: { minIntervalMs: 300_000, maxIntervalMs: 86_400_000 } },
+      targets: [{ target: { id: 'pages', type: 'scrape', urls: [url] }, plan: { kind: 'batch_scrape', pages: [{ url, urlKey: url }], scrapeOptions: {} } }],
+    });
     // Two checks that found the page unchanged: due again two ticks after the last.
     for (const status of ['new', 'same'] as const) {
       const checkId = randomUUID();
