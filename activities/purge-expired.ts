@@ -4,6 +4,7 @@
  * retention. Every delete is idempotent, so an overlapping or retried run only finds less to do.
  */
 import { deleteExpiredMedia } from '../db/repositories/media.js';
+import { deleteStaleParseUploads } from '../db/repositories/parse-uploads.js';
 import { purgeExpiredChecks } from '../db/repositories/monitors.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
 import { purgeSearchIndex } from '../db/repositories/search-index.js';
@@ -17,6 +18,8 @@ export interface PurgeExpiredResult {
   indexed: number;
   /** Monitor checks past their retention. */
   monitorChecks: number;
+  /** Parse uploads left behind by an API that stopped before its parse ran (they live for one). */
+  parseUploads: number;
 }
 
 /** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
@@ -32,6 +35,8 @@ export function createPurgeExpiredActivity(deps: ActivityDeps) {
     const retentionMs = (deps.resultRetentionHours ?? DEFAULT_RESULT_RETENTION_HOURS) * 3_600_000;
     const indexed = await purgeSearchIndex(deps.db, new Date(Date.now() - retentionMs));
     const monitorChecks = await purgeExpiredChecks(deps.db);
-    return { jobs, tombstones, media, indexed, monitorChecks };
+    // A parse holds its upload for its own timeout at most; an hour covers any still running.
+    const parseUploads = await deleteStaleParseUploads(deps.db, 1);
+    return { jobs, tombstones, media, indexed, monitorChecks, parseUploads };
   };
 }

@@ -17,6 +17,7 @@ import { agentRoutes } from './routes/agent.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { monitorRoutes } from './monitor/routes.js';
+import { parseRoutes } from './routes/parse.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
@@ -38,6 +39,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(scrapeV1Routes(deps));
+  app.use(parseRoutes(deps));
   app.use(crawlParamsPreviewRoutes(deps));
   app.use(crawlRoutes(deps));
   app.use(batchScrapeRoutes(deps));

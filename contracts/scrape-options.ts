@@ -199,7 +199,18 @@ export type Location = z.infer<typeof locationSchema>;
 
 const pdfParser = z.union([
   z.literal('pdf').transform(() => ({ type: 'pdf' as const })),
-  z.strictObject({ type: z.literal('pdf'), maxPages: z.number().int().min(1).max(10_000).optional() }),
+  z.strictObject({
+    type: z.literal('pdf'),
+    /** `ocr` is refused by api/unsupported-options.ts until Trawl has OCR; `auto` reads the text layer. */
+    mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+    maxPages: z.number().int().min(1).max(10_000).optional(),
+    /** `document.pages`: each page's markdown with its number. */
+    pages: z.boolean().optional(),
+    /** Firecrawl's deprecated name for `pages`. */
+    pageMarkdown: z.boolean().optional(),
+    /** Pages joined with `\n\n---\n\n<!-- page N -->\n\n` in the markdown. */
+    pageMarkers: z.boolean().optional(),
+  }),
 ]);
 
 /** A domain or wildcard glob (`*.example.com`, `ads-*.net`): no protocol, path or port. */

@@ -194,6 +194,17 @@ export interface MediaTable {
   created_at: CreatedAt;
 }
 
+/** A file uploaded to POST /v2/parse, read by the worker's parse page (db/repositories/parse-uploads.ts). */
+export interface ParseUploadTable {
+  id: string;
+  team_id: string;
+  filename: string;
+  /** What the upload declared; the parser trusts the bytes, not this. */
+  content_type: string;
+  data: Buffer;
+  created_at: CreatedAt;
+}
+
 /** A team's cached copy of a page; see db/repositories/page-cache.ts for the bounds. */
 export interface PageCacheTable {
   team_id: string;
@@ -421,6 +432,7 @@ export interface Database {
   rate_limit_counters: RateLimitCounterTable;
   concurrency_slots: ConcurrencySlotTable;
   media: MediaTable;
+  parse_uploads: ParseUploadTable;
   page_cache: PageCacheTable;
   page_cache_totals: PageCacheTotalTable;
   change_snapshots: ChangeSnapshotTable;

@@ -5,7 +5,8 @@
 import type { Action, Location } from '../contracts/scrape-options.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 
-export type EngineName = 'http' | 'browser';
+/** `file`: an uploaded file (POST /v2/parse), read from Postgres rather than fetched. */
+export type EngineName = 'http' | 'browser' | 'file';
 
 /** What an engine hands back: the response as the target sent it, after redirects. */
 export interface FetchedPage {
@@ -114,4 +115,6 @@ export interface TransformedPage {
   attributes?: AttributeValues[];
   metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;
   warning?: string;
+  /** A PDF's pages, when its parser asked for them (`parsers: [{ type: "pdf", pages: true }]`). */
+  pages?: { pageNumber: number; markdown: string }[];
 }

@@ -25,6 +25,7 @@ import * as dashboard from './2026_11_26_000170_dashboard.js';
 import * as serverSecrets from './2026_11_30_000100_server_secrets.js';
 import * as abuseLimits from './2026_11_30_000200_abuse_limits.js';
 import * as monitorWebhookFailures from './2026_11_30_000300_monitor_webhook_failures.js';
+import * as parseUploads from './2026_12_01_000100_parse_uploads.js';
 import * as pageCacheTotals from './2026_11_27_000100_page_cache_totals.js';
 import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_000100_server_secrets': serverSecrets,
   '2026_11_30_000200_abuse_limits': abuseLimits,
   '2026_11_30_000300_monitor_webhook_failures': monitorWebhookFailures,
+  '2026_12_01_000100_parse_uploads': parseUploads,
 };
