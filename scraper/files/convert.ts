@@ -12,11 +12,8 @@ import type { HtmlTransform } from '../html/transform-pool.js';
 import type { PdfLimits } from '../pdf/extract-text.js';
 import { transformPdf, type PdfContent } from '../pdf/pdf-content.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
-import { delimitedToHtml } from './delimited.js';
-import { docxToHtml } from './docx.js';
-import { pptxToHtml } from './pptx.js';
+import { fileToHtmlIsolated } from './isolated.js';
 import { sniffFile, type FileKind } from './sniff.js';
-import { xlsxToHtml } from './xlsx.js';
 
 export interface FileContent {
   transformed: TransformedPage;
@@ -62,17 +59,12 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     case 'pdf':
       return transformPdf(page.body, ctx.parsers, ctx.transform.want, ctx.limits);
     case 'docx':
-      return asHtml(await docxToHtml(page.body));
-    case 'xlsx': {
-      const sheet = await xlsxToHtml(page.body);
-      return asHtml(sheet.html, sheet.truncated);
-    }
+    case 'xlsx':
     case 'pptx':
-      return asHtml(pptxToHtml(page.body));
     case 'csv':
     case 'tsv': {
-      const table = delimitedToHtml(decodeBody(page.body, page.headers['content-type']), kind === 'csv' ? ',' : '\t');
-      return asHtml(table.html, table.truncated);
+      const { html, truncated } = await fileToHtmlIsolated(kind, page.body, page.headers['content-type'], ctx.limits);
+      return asHtml(html, truncated);
     }
     case 'markdown':
       return { transformed: markdownFile(decodeBody(page.body, page.headers['content-type']), ctx.transform) };

@@ -109,3 +109,15 @@ describe('corrupt and encrypted files', () => {
     }
   });
 });
+
+describe('time budget', () => {
+  it("stops parsing an Office file at the request's deadline, and when the page is cancelled", async () => {
+    const docx = makeDocx({ heading: 'H', paragraphs: ['p'] });
+    const late = fileContext({ limits: { deadline: Date.now() - 1, signal: new AbortController().signal } });
+    await expect(convertFile(filePage(docx), late)).rejects.toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(/time budget/) });
+    const cancel = new AbortController();
+    cancel.abort(new Error('cancelled by the test'));
+    const cancelled = fileContext({ limits: { deadline: Date.now() + 60_000, signal: cancel.signal } });
+    await expect(convertFile(filePage(docx), cancelled)).rejects.toThrow('cancelled by the test');
+  });
+});
