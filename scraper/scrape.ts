@@ -21,7 +21,7 @@ import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes, type 
 import { isPdf } from './pdf/detect.js';
 import type { PdfContent } from './pdf/pdf-content.js';
 import { convertFile, KIND_TYPES, unsupported } from './files/convert.js';
-import { hasZipMagic, sniffFile } from './files/sniff.js';
+import { hasZipMagic, imageType, sniffFile } from './files/sniff.js';
 import type { FetchRequest, FetchedPage, TransformOptions } from './types.js';
 
 export interface ScraperDeps {
@@ -137,7 +137,7 @@ async function fetchTarget(req: ScrapeRequest, deps: ScraperDeps): Promise<{ pag
 function uploadedPage(url: string, file: UploadedFile): FetchedPage {
   const kind = sniffFile(file.data, { contentType: '', filename: file.filename });
   if (!kind) throw unsupported(`${file.filename} (no parser for its content)`);
-  const contentType = KIND_TYPES[kind];
+  const contentType = kind === 'image' ? imageType(file.data)! : KIND_TYPES[kind];
   return { engine: 'file', url, statusCode: 200, headers: { 'content-type': contentType }, contentType, body: file.data };
 }
 

@@ -31,6 +31,8 @@ export const parseRequestSchema = z.strictObject({
   minAge: refused(CACHE_MESSAGE),
   storeInCache: refused(CACHE_MESSAGE),
   lockdown: refused(CACHE_MESSAGE),
+  // An upload may be an image; Firecrawl's default parsers OCR it.
+  parsers: scrapeOptionsShape.parsers.removeDefault().default([{ type: 'pdf' }, { type: 'image' }]),
   proxy: z.enum(['basic', 'auto'], { message: "parse only supports proxy values of 'basic' or 'auto'" }).default('basic'),
   zeroDataRetention: z.boolean().default(false).describe('Keep nothing after the response is sent'),
   ...requestMetaShape,

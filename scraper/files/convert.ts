@@ -12,7 +12,9 @@ import type { HtmlTransform } from '../html/transform-pool.js';
 import type { PdfLimits } from '../pdf/extract-text.js';
 import { transformPdf, type PdfContent } from '../pdf/pdf-content.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
+import { escapeHtml } from './html-table.js';
 import { fileToHtmlIsolated } from './isolated.js';
+import { recognizeImage } from './ocr.js';
 import { sniffFile, type FileKind } from './sniff.js';
 
 export interface FileContent {
@@ -36,6 +38,8 @@ export const KIND_TYPES: Record<FileKind, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  // Replaced by the image's own type (sniff.ts imageType) where the bytes are at hand.
+  image: 'image/*',
   html: 'text/html',
   csv: 'text/csv',
   tsv: 'text/tab-separated-values',
@@ -66,6 +70,10 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
       const { html, truncated } = await fileToHtmlIsolated(kind, page.body, page.headers['content-type'], ctx.limits);
       return asHtml(html, truncated);
     }
+    case 'image':
+      // Firecrawl OCRs images only with the `image` parser; without it they stay unsupported files.
+      if (!ctx.parsers.some((p) => p.type === 'image')) throw unsupported(page.contentType || 'image');
+      return { transformed: imageText(await recognizeImage(page.body, ctx.limits), ctx.transform) };
     case 'markdown':
       return { transformed: markdownFile(decodeBody(page.body, page.headers['content-type']), ctx.transform) };
     case undefined:
@@ -75,6 +83,21 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     default:
       return undefined;
   }
+}
+
+/** An image's text, one paragraph per block Tesseract found. */
+function imageText(text: string, { want }: TransformOptions): TransformedPage {
+  const paragraphs = text.split(/\n{2,}/).filter(Boolean);
+  const html = `<html><body>${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')}</body></html>`;
+  return {
+    ...(want.markdown && { markdown: text }),
+    ...(want.html && { html }),
+    ...(want.rawHtml && { rawHtml: html }),
+    ...(want.links && { links: [] }),
+    ...(want.images && { images: [] }),
+    metadata: {},
+    ...(!text && { warning: 'OCR found no text in the image.' }),
+  };
 }
 
 /** Markdown is the answer already; its HTML is the text, as for plain text. */

@@ -6,7 +6,7 @@
  */
 import { listZipEntries } from './office-zip.js';
 
-export type FileKind = 'pdf' | 'docx' | 'xlsx' | 'pptx' | 'html' | 'csv' | 'tsv' | 'json' | 'markdown' | 'text';
+export type FileKind = 'pdf' | 'docx' | 'xlsx' | 'pptx' | 'image' | 'html' | 'csv' | 'tsv' | 'json' | 'markdown' | 'text';
 
 /** Declared hints: the Content-Type without parameters and, for uploads, the file name. */
 export interface FileHints {
@@ -18,6 +18,7 @@ export interface FileHints {
 export function sniffFile(body: Buffer, hints: FileHints): FileKind | undefined {
   if (hasPdfMagic(body)) return 'pdf';
   if (hasZipMagic(body)) return officeKind(body);
+  if (imageType(body)) return 'image';
   if (looksBinary(body)) return undefined;
   return textKind(body, hints);
 }
@@ -30,6 +31,21 @@ export function hasPdfMagic(body: Buffer): boolean {
   let start = 0;
   while (start < body.length && start < 64 && isWhitespace(body[start]!)) start++;
   return body.subarray(start, start + PDF_MAGIC.length).equals(PDF_MAGIC);
+}
+
+/** Raster formats Tesseract's image reader decodes, by their signatures. */
+const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
+  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
+  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
+  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+  ['image/tiff', (b) => ['II*\u0000', 'MM\u0000*'].includes(b.subarray(0, 4).toString('latin1'))],
+  ['image/bmp', (b) => b.subarray(0, 2).toString('latin1') === 'BM' && b.length > 26],
+];
+
+/** The image's media type by its signature; undefined when it is no image Trawl reads. */
+export function imageType(body: Buffer): string | undefined {
+  return IMAGE_MAGIC.find(([, test]) => test(body))?.[0];
 }
 
 export function hasZipMagic(body: Buffer): boolean {

@@ -22,13 +22,17 @@ const docx = makeDocx({ heading: 'Parse report', paragraphs: ['Uploaded through 
 let xlsx: Buffer;
 let pdf: Buffer;
 let server: http.Server;
+/** A page whose screenshot is the OCR test's image: rendered by the stack's own Chromium. */
+const INVOICE_PAGE = `<!doctype html><html><body style="margin:0;padding:24px;background:#fff;font:32px sans-serif">
+<p>Invoice number 4821 for Trawl</p><p>Total due 1250 EUR</p></body></html>`;
 let site: string;
 
 beforeAll(async () => {
   xlsx = await makeXlsx({ Inventory: [['Item', 'Count'], ['Bolts', 40]] });
   pdf = await makePdf(THREE_PAGE_TEXTS);
   // The files behind URLs, served as a server would (and one under a generic type and no extension).
-  const routes: Record<string, { type: string; body: Buffer }> = {
+  const routes: Record<string, { type: string; body: Buffer | string }> = {
+    '/invoice': { type: 'text/html', body: INVOICE_PAGE },
     '/report.docx': { type: DOCX_TYPE, body: docx },
     '/download?id=sheet': { type: 'application/octet-stream', body: xlsx },
     '/data.csv': { type: 'text/csv; charset=utf-8', body: Buffer.from('city,population\nOslo,700000\n') },
@@ -55,6 +59,31 @@ async function parse(file: { data: Buffer | string; name: string; type?: string 
   if (file) form.append('file', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }), file.name);
   const res = await fetch(`${apiUrl}/v2/parse`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/**
+ * One multipart upload on a connection of its own (no keep-alive socket from an earlier request,
+ * which the server may be closing just as a 50 MB body starts to go out).
+ */
+async function postOnFreshConnection(data: Buffer, filename: string): Promise<{ status: number; body: any }> {
+  const boundary = 'trawl-test-boundary';
+  const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${filename}"\r\ncontent-type: text/plain\r\n\r\n`);
+  const body = Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const url = new URL('/v2/parse', apiUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 describe('POST /v2/parse through the SDK', () => {
@@ -114,10 +143,16 @@ describe('POST /v2/parse, raw multipart', () => {
   it("answers Firecrawl's errors for a missing file, bad options JSON and an unsupported file", async () => {
     expect(await parse(undefined, {})).toMatchObject({ status: 400, body: { success: false, error: 'File is required' } });
     expect(await parse({ data: docx, name: 'r.docx' }, '{not json')).toMatchObject({ status: 400, body: { error: 'Invalid options JSON' } });
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
-    expect(await parse({ data: png, name: 'image.png', type: 'image/png' })).toMatchObject({
+    const gzip = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(await parse({ data: gzip, name: 'archive.gz', type: 'application/gzip' })).toMatchObject({
       status: 415,
       body: { success: false, code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' },
+    });
+    // An image whose bytes end after its signature: the OCR engine cannot read it, and says so.
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    expect(await parse({ data: png, name: 'broken.png', type: 'image/png' })).toMatchObject({
+      status: 422,
+      body: { success: false, code: 'PARSE_FAILED' },
     });
     const json = await api('/v2/parse', { body: { url: 'https://example.com' } });
     expect(json).toMatchObject({ status: 400, body: { success: false, error: 'File is required' } });
@@ -127,8 +162,27 @@ describe('POST /v2/parse, raw multipart', () => {
     const bomb = await parse({ data: makeZipBomb(30 * 1024 * 1024), name: 'bomb.docx' });
     expect(bomb.status).toBe(422);
     expect(bomb.body).toMatchObject({ success: false, code: 'PARSE_FAILED' });
-    const big = await parse({ data: Buffer.alloc(50 * 1024 * 1024 + 1, 0x61), name: 'big.txt' });
+    const big = await postOnFreshConnection(Buffer.alloc(50 * 1024 * 1024 + 1, 0x61), 'big.txt');
     expect(big).toMatchObject({ status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE' } });
+  });
+});
+
+describe('OCR of images', () => {
+  it('reads the text of a PNG upload offline, and of an image URL only with the image parser', async () => {
+    const shot = await api('/v2/scrape', { body: { url: `${site}/invoice`, formats: [{ type: 'screenshot', viewport: { width: 900, height: 200 } }] } });
+    expect(shot.status).toBe(200);
+    const png = Buffer.from(await (await fetch(shot.body.data.screenshot)).arrayBuffer());
+    const doc = await firecrawl.parse({ data: png, filename: 'invoice.png', contentType: 'image/png' });
+    expect(doc.markdown).toContain('Invoice number 4821 for Trawl');
+    expect(doc.markdown).toContain('Total due 1250 EUR');
+    expect(doc.metadata).toMatchObject({ contentType: 'image/png', creditsUsed: 1 });
+    // An image served by a site: Firecrawl's `image` parser, left out of Trawl's scrape default.
+    const url = shot.body.data.screenshot as string;
+    const withParser = await api('/v2/scrape', { body: { url, parsers: ['pdf', 'image'] } });
+    expect(withParser.status).toBe(200);
+    expect(withParser.body.data.markdown).toContain('Invoice number 4821');
+    const without = await api('/v2/scrape', { body: { url } });
+    expect(without).toMatchObject({ status: 415, body: { code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' } });
   });
 });
 

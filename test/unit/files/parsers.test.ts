@@ -43,8 +43,14 @@ describe('sniffFile', () => {
     expect(sniffFile(Buffer.from('just words'), { contentType: '' })).toBe('text');
   });
 
+  it('knows images by their signatures', () => {
+    expect(sniffFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), { contentType: '', filename: 'a.csv' })).toBe('image');
+    expect(sniffFile(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), { contentType: 'text/plain' })).toBe('image');
+    expect(sniffFile(Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), { contentType: '' })).toBe('image');
+  });
+
   it('has no parser for other binary files, nor for a zip that is no Office document', () => {
-    expect(sniffFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), { contentType: '', filename: 'a.csv' })).toBeUndefined();
+    expect(sniffFile(Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]), { contentType: '', filename: 'a.csv' })).toBeUndefined();
     expect(sniffFile(Buffer.from('PK\u0003\u0004 not really a zip'), { contentType: '' })).toBeUndefined();
   });
 });
