@@ -202,6 +202,10 @@ export interface ParseUploadTable {
   /** What the upload declared; the parser trusts the bytes, not this. */
   content_type: string;
   data: Buffer;
+  /** A two-step upload's capability (random, 32 bytes); null for a multipart parse. */
+  upload_ref: string | null;
+  /** False until a two-step upload's PUT has stored the bytes. */
+  received: Generated<boolean>;
   created_at: CreatedAt;
 }
 

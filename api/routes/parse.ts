@@ -5,18 +5,20 @@
  * bytes never travel through a Temporal payload.
  */
 import { randomUUID } from 'node:crypto';
-import { Router } from 'express';
-import { deleteParseUpload, insertParseUpload } from '../../db/repositories/parse-uploads.js';
+import { Router, type RequestHandler, type Response } from 'express';
+import { deleteParseUpload, findUploadByRef, insertParseUpload } from '../../db/repositories/parse-uploads.js';
 import { sniffFile } from '../../scraper/files/sniff.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
-import { multipartUpload, uploadOf } from '../middleware/multipart.js';
+import { multipartUpload, uploadOf, type UploadedPart } from '../middleware/multipart.js';
 import { validatedBody } from '../middleware/validate.js';
 import { parseRequestSchema, parseScrapeOptions } from '../schemas/parse.js';
 import { runScrape } from './scrape.js';
+
+type StoredUpload = UploadedPart & { id: string };
 
 /** Firecrawl's limit for an uploaded file. */
 export const PARSE_MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -24,24 +26,33 @@ export const PARSE_MAX_FILE_BYTES = 50 * 1024 * 1024;
 export function parseRoutes(deps: AppDeps): Router {
   const router = Router();
   const body = validatedBody(parseRequestSchema);
-  const upload = multipartUpload({ maxFileBytes: PARSE_MAX_FILE_BYTES, maxFieldBytes: deps.config.api.maxRequestBodyBytes });
-  router.post('/v2/parse', ...guard(deps, 'scrape', 'scrape'), upload, body, requireCredits(deps), async (req, res) => {
+  const multipart = multipartUpload({ maxFileBytes: PARSE_MAX_FILE_BYTES, maxFieldBytes: deps.config.api.maxRequestBodyBytes });
+  const stored = new WeakMap<Response, StoredUpload>();
+  // A two-step upload (api/routes/parse-upload.ts): JSON with the reference, the bytes already stored.
+  const byReference: RequestHandler = async (req, res, next) => {
+    const { uploadRef, ...options } = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof uploadRef !== 'string' || !uploadRef) throw httpError('BAD_REQUEST', 'File is required');
+    const upload = await findUploadByRef(deps.db, authOf(res).teamId, uploadRef);
+    if (!upload) throw httpError('BAD_REQUEST', 'Uploaded file is not available. Upload the file before parsing.');
+    stored.set(res, { id: upload.id, data: upload.data, filename: upload.filename, mimeType: upload.contentType });
+    req.body = options;
+    next();
+  };
+  const source: RequestHandler = (req, res, next) => (req.is('multipart/form-data') ? multipart(req, res, next) : byReference(req, res, next));
+  router.post('/v2/parse', ...guard(deps, 'scrape', 'scrape'), source, body, requireCredits(deps), async (req, res) => {
     const request = body.of(res);
-    const file = uploadOf(res);
+    const reserved = stored.get(res);
+    const file = reserved ?? uploadOf(res);
     // Refused before anything is stored or billed, as Firecrawl does (415).
     if (!sniffFile(file.data, { contentType: '', filename: file.filename })) {
       throw httpError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Unsupported file type: ${file.mimeType || file.filename}`, {
         contentType: file.mimeType,
       });
     }
-    const uploadId = randomUUID();
-    await insertParseUpload(deps.db, {
-      id: uploadId,
-      teamId: authOf(res).teamId,
-      filename: file.filename,
-      contentType: file.mimeType,
-      data: file.data,
-    });
+    const uploadId = reserved?.id ?? randomUUID();
+    if (!reserved) {
+      await insertParseUpload(deps.db, { id: uploadId, teamId: authOf(res).teamId, filename: file.filename, contentType: file.mimeType, data: file.data });
+    }
     try {
       // Firecrawl's pseudo-URL for an upload: metadata.sourceURL and url name the file.
       const url = `file://local/${uploadId}/${encodeURIComponent(file.filename)}`;

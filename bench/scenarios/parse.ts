@@ -32,7 +32,7 @@ const page = (body: Buffer): FetchedPage => ({ engine: 'file', url: 'file://loca
 export const parseScenario: Scenario = {
   name: 'parse',
   description:
-    'File parsing as the scrape activity runs it (scraper/files/convert.ts), in one process: a generated 500-page PDF through convertFile (text per page, joined into markdown) against the bare ceiling, pdf.js text extraction alone (unpdf getTextContent of every page); a generated corpus of DOCX (headings, paragraphs, a 40-row table), XLSX (3 sheets × 200 rows) and PPTX (12 slides with notes) files, each parsed on its own thread as in production; OCR seconds per image and character error rate on images Chromium renders with known text (two fonts, three sizes; a rotated and blurred variant of each).',
+    'File parsing as the scrape activity runs it (scraper/files/convert.ts), in one process: a generated 500-page PDF through convertFile (text per page, joined into markdown) against the bare ceiling, pdf.js text extraction alone (unpdf getTextContent of every page); a generated corpus of DOCX (headings, paragraphs, a 40-row table), XLSX (3 sheets × 200 rows) and PPTX (12 slides with notes) files, each parsed on its own thread as in production; OCR seconds per image and character error rate on images Chromium renders with known text (two fonts at two sizes each; a rotated, blurred and speckled variant of each).',
   run,
 };
 

@@ -167,6 +167,41 @@ describe('POST /v2/parse, raw multipart', () => {
   });
 });
 
+describe('the two-step upload', () => {
+  it('parses a file PUT to the upload URL, by its reference, once', async () => {
+    const started = await api('/v2/parse/upload-url', { body: { filename: 'report.docx', contentType: DOCX_TYPE } });
+    expect(started.status).toBe(200);
+    const { uploadUrl, uploadRef, method, headers } = started.body.data;
+    expect(method).toBe('PUT');
+    // Before the bytes arrive there is nothing to parse.
+    expect(await api('/v2/parse', { body: { uploadRef } })).toMatchObject({
+      status: 400,
+      body: { error: 'Uploaded file is not available. Upload the file before parsing.' },
+    });
+    const put = await fetch(uploadUrl, { method: 'PUT', headers, body: new Uint8Array(docx) });
+    expect(put.status).toBe(200);
+    // The reference is good for one PUT, and only with its own id.
+    const again = await fetch(uploadUrl, { method: 'PUT', headers, body: new Uint8Array(docx) });
+    expect(again.status).toBe(404);
+    const parsed = await api('/v2/parse', { body: { uploadRef, formats: ['markdown'] } });
+    expect(parsed.status).toBe(200);
+    expect(parsed.body.data.markdown).toContain('# Parse report');
+    // The parse consumed the upload.
+    expect((await api('/v2/parse', { body: { uploadRef } })).status).toBe(400);
+  });
+
+  it('refuses a PUT with a wrong reference or a malformed id as 404, in the envelope', async () => {
+    const started = await api('/v2/parse/upload-url', { body: { filename: 'a.csv' } });
+    const url = new URL(started.body.data.uploadUrl);
+    url.searchParams.set('uploadRef', 'not-the-reference');
+    const wrong = await fetch(url, { method: 'PUT', body: 'a,b' });
+    expect(wrong.status).toBe(404);
+    expect(await wrong.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    const bad = await fetch(`${apiUrl}/v2/parse/upload/not-a-uuid?uploadRef=x`, { method: 'PUT', body: 'a,b' });
+    expect(bad.status).toBe(404);
+  });
+});
+
 describe('OCR of images', () => {
   it('reads the text of a PNG upload offline, and of an image URL only with the image parser', async () => {
     const shot = await api('/v2/scrape', { body: { url: `${site}/invoice`, formats: [{ type: 'screenshot', viewport: { width: 900, height: 200 } }] } });

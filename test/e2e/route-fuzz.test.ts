@@ -384,6 +384,26 @@ describe('route fuzz: no 5xx, always the envelope', () => {
     );
   });
 
+  it('the two-step parse upload: arbitrary upload-url bodies, PUTs and references', async () => {
+    const started = (await send({ method: 'POST', path: '/v2/parse/upload-url', headers: authed({ 'content-type': 'application/json' }), body: JSON.stringify({ filename: 'a.csv' }) })) as { data: { uploadUrl: string } };
+    const realId = new URL(started.data.uploadUrl).pathname.split('/').pop()!;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ filename: fc.oneof(nastyString, anyValue), contentType: fc.oneof(nastyString, anyValue), declaredSizeBytes: fc.oneof(edgeNumber, anyValue) }, { requiredKeys: [] })
+            .map((body) => ({ method: 'POST', path: '/v2/parse/upload-url', body: JSON.stringify(body), type: 'application/json' })),
+          fc.tuple(fc.oneof(fc.constant(realId), id), fc.oneof(nastyString, fc.constant('')), fc.oneof(fc.string({ maxLength: 40 }), fc.constant('')), fc.constantFrom(...CONTENT_TYPES))
+            .map(([uploadId, ref, body, type]) => ({ method: 'PUT', path: `/v2/parse/upload/${uploadId}?uploadRef=${uriComponent(ref)}`, body, type })),
+          fc.oneof(nastyString, anyValue).map((ref) => ({ method: 'POST', path: '/v2/parse', body: JSON.stringify({ uploadRef: ref }), type: 'application/json' })),
+        ),
+        async (req) => {
+          await send({ method: req.method, path: req.path, headers: authed({ 'content-type': req.type }), body: req.body });
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('a request line or headers over Node\'s 16 KB limit: 431 in the envelope, not a bare status line', async () => {
     // Found by the property below: Node's HTTP parser answers these before Express sees them.
     const longQuery = await send({ method: 'GET', path: `/v2/crawl/${'0'.repeat(8)}?x=${'x'.repeat(20_000)}`, headers: authed() });
