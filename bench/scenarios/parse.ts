@@ -9,6 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { getDocumentProxy } from 'unpdf';
 import { convertFile, type FileContext } from '../../scraper/files/convert.js';
 import { stopOcr } from '../../scraper/files/ocr.js';
@@ -71,6 +74,9 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   const notes = [
     `PDF: ${PDF_PAGES} pages, ${(pdf.length / 1e6).toFixed(2)} MB. Office corpus: ${corpus.length} files (${OFFICE_FILES_PER_KIND} each of DOCX, XLSX, PPTX), ${corpusMb.toFixed(2)} MB. 1-min load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
   ];
+  const memory = await memoryFigures(pdf);
+  rows.push(...memory.rows);
+  notes.push(...memory.notes);
   const ocr = await ocrFigures(settings);
   if (ocr) {
     rows.push(...ocr.rows);
@@ -78,6 +84,45 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
   } else notes.push('OCR: not measured (no Chromium at CHROMIUM_PATH or /usr/bin/chromium to render the images).');
   await stopOcr();
   return { rows, notes };
+}
+
+/**
+ * Peak resident memory of one parse in a fresh process (bench/parse-memory.ts): the 500-page PDF,
+ * and a 10-page PDF made 50 MB by an attached file of random bytes, which pdf.js must load whole.
+ */
+async function memoryFigures(longPdf: Buffer): Promise<ScenarioResult> {
+  const big = await makeFiftyMegabytePdf();
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-parse-mem-'));
+  try {
+    const measure = (name: string, data: Buffer) => {
+      const path = join(dir, name);
+      writeFileSync(path, data);
+      const script = fileURLToPath(new URL('../parse-memory.ts', import.meta.url));
+      const out = execFileSync(process.execPath, ['--import', 'tsx', script, path], { encoding: 'utf8' });
+      return JSON.parse(out.trim().split('\n').pop()!) as { baselineMb: number; peakMb: number };
+    };
+    const long = measure('long.pdf', longPdf);
+    const fifty = measure('fifty.pdf', big);
+    return {
+      rows: [
+        { metric: 'peak RSS, 500-page PDF', unit: 'MB', values: [long.peakMb], target: { text: '≤ 512', ok: (m) => m <= 512 } },
+        { metric: 'peak RSS, 50 MB PDF', unit: 'MB', values: [fifty.peakMb], target: { text: '≤ 512', ok: (m) => m <= 512 } },
+      ],
+      notes: [
+        `Memory: each parse in a fresh Node process (bench/parse-memory.ts), whose baseline after loading the parsers is ${long.baselineMb.toFixed(0)} MB; the 50 MB PDF is ${(big.length / 1e6).toFixed(1)} MB (10 pages of text and an attached file of random bytes)`,
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function makeFiftyMegabytePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < 10; i++) doc.addPage([612, 792]).drawText(`Page ${i + 1} of a large file`, { x: 72, y: 700, size: 14, font });
+  await doc.attach(randomBytes(50 * 1024 * 1024), 'payload.bin', { mimeType: 'application/octet-stream' });
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
 /** pdf.js alone: open, getTextContent of each page, nothing else. Seconds. */

@@ -41,7 +41,7 @@ export async function transformPdf(
   const transformed = withText(markdown, html, want, metadata);
   if (('pages' in parser && parser.pages) || ('pageMarkdown' in parser && parser.pageMarkdown)) transformed.pages = numbered;
   // Scanned PDFs have no text layer, and an empty result should not pass for an empty document.
-  if (!markdown) transformed.warning = 'The PDF has no extractable text (it may be scanned); OCR is not supported.';
+  if (!markdown) transformed.warning = 'The PDF has no extractable text (it may be scanned); Trawl does not OCR PDF pages yet.';
   return { transformed, pdf: { parsed: true, pages: text.pages.length } };
 }
 
