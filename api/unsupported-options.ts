@@ -25,11 +25,6 @@ export function assertScrapeOptionsSupported(options: ScrapeOptions, features: D
   if (options.redactPII && options.formats.some((f) => f.type === 'rawBase64')) {
     throw httpError('BAD_REQUEST', 'Bad Request: redactPII cannot redact rawBase64, the response as bytes', { option: 'redactPII' });
   }
-  if (options.parsers.some((p) => p.type === 'pdf' && 'mode' in p && p.mode === 'ocr')) {
-    throw httpError('UNSUPPORTED_OPTION', 'parsers.pdf.mode "ocr" is not supported: Trawl has no OCR engine yet; use "auto" or "fast" to read the text layer', {
-      option: 'parsers.pdf.mode',
-    });
-  }
   for (const format of options.formats) {
     if (MODEL_FORMATS.has(format.type)) {
       assertModelConfigured(features, `The ${format.type} format`, `formats.${format.type}`);

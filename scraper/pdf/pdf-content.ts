@@ -33,7 +33,8 @@ export async function transformPdf(
     return { transformed: withText(base64, base64, want, {}), pdf: { parsed: false, pages: 0 } };
   }
   const maxPages = 'maxPages' in parser ? parser.maxPages : undefined;
-  const text = await extractPdfText(body, { ...limits, maxPages });
+  const mode = 'mode' in parser ? parser.mode : undefined;
+  const text = await extractPdfText(body, { ...limits, maxPages, mode });
   const numbered = text.pages.map((markdown, i) => ({ pageNumber: i + 1, markdown }));
   const markdown = joinPages(numbered, 'pageMarkers' in parser && parser.pageMarkers === true);
   const html = `<html><body>${text.pages.map(pageHtml).join('')}</body></html>`;
@@ -41,7 +42,13 @@ export async function transformPdf(
   const transformed = withText(markdown, html, want, metadata);
   if (('pages' in parser && parser.pages) || ('pageMarkdown' in parser && parser.pageMarkdown)) transformed.pages = numbered;
   // Scanned PDFs have no text layer, and an empty result should not pass for an empty document.
-  if (!markdown) transformed.warning = 'The PDF has no extractable text (it may be scanned); Trawl does not OCR PDF pages yet.';
+  if (!markdown) {
+    transformed.warning =
+      mode === 'fast'
+        ? 'The PDF has no extractable text (it may be scanned; mode "fast" does not OCR its pages).'
+        : 'The PDF has no extractable text, and OCR found none either.';
+  }
+  if (text.ocrPages) transformed.metadata.ocrPages = text.ocrPages;
   return { transformed, pdf: { parsed: true, pages: text.pages.length } };
 }
 

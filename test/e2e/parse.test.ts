@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { makeDocx, makePptx, makeXlsx, makeZipBomb } from '../helpers/office-fixtures.js';
@@ -218,6 +219,18 @@ describe('OCR of images', () => {
     expect(withParser.body.data.markdown).toContain('Invoice number 4821');
     const without = await api('/v2/scrape', { body: { url } });
     expect(without).toMatchObject({ status: 415, body: { code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' } });
+
+    // A scanned PDF: one page holding only that image, no text layer.
+    const scan = await PDFDocument.create();
+    const embedded = await scan.embedPng(png);
+    scan.addPage([612, 160]).drawImage(embedded, { x: 0, y: 0, width: 612, height: 136 });
+    const scanned = Buffer.from(await scan.save());
+    const auto = await firecrawl.parse({ data: scanned, filename: 'scan.pdf' });
+    expect(auto.markdown).toContain('Invoice number 4821 for Trawl');
+    expect(auto.metadata).toMatchObject({ numPages: 1, ocrPages: 1, creditsUsed: 1 });
+    const fast = await firecrawl.parse({ data: scanned, filename: 'scan.pdf' }, { parsers: [{ type: 'pdf', mode: 'fast' }] });
+    expect(fast.markdown).toBe('');
+    expect(fast.warning).toContain('no extractable text');
   });
 });
 
