@@ -67,7 +67,7 @@ export function multipartUpload(limits: MultipartLimits): RequestHandler {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(httpError('PAYLOAD_TOO_LARGE', `File is larger than the ${limits.maxFileBytes / 1024 / 1024} MB limit`)));
       stream.on('close', () => {
-        file = { data: Buffer.concat(chunks), filename: info.filename?.trim() || 'file', mimeType: info.mimeType };
+        file = { data: Buffer.concat(chunks), filename: storable(info.filename ?? '').trim() || 'file', mimeType: storable(info.mimeType) };
       });
     });
     parser.on('filesLimit', () => fail(httpError('BAD_REQUEST', 'Bad Request: send one file per request')));
@@ -87,6 +87,17 @@ export function multipartUpload(limits: MultipartLimits): RequestHandler {
     });
     req.pipe(parser);
   };
+}
+
+/** Part headers are the client's bytes: Postgres text holds neither NUL nor an unpaired surrogate, nor should a name hold control characters. */
+function storable(value: string): string {
+  return (
+    value
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .slice(0, 512)
+  );
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import express, { Router } from 'express';
-import { z } from 'zod';
 import { receiveParseUpload, reserveParseUpload, UPLOAD_REF_TTL_MINUTES } from '../../db/repositories/parse-uploads.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
@@ -14,16 +13,10 @@ import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
-import { PARSE_MAX_FILE_BYTES } from './parse.js';
-
-/** POST /v2/parse/upload-url */
-export const parseUploadUrlSchema = z.strictObject({
-  filename: z.string().min(1).max(512),
-  contentType: z.string().min(1).max(255).optional(),
-  declaredSizeBytes: z.number().int().positive().max(PARSE_MAX_FILE_BYTES).optional(),
-});
+import { PARSE_MAX_FILE_BYTES, parseUploadUrlSchema, UPLOAD_REF } from '../schemas/parse.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 
 export function parseUploadUrlRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -61,7 +54,7 @@ export function parseUploadPutRoutes(deps: AppDeps): Router {
     const uploadRef = typeof req.query.uploadRef === 'string' ? req.query.uploadRef : '';
     const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!data.length) throw httpError('BAD_REQUEST', 'File is empty');
-    if (!UUID.test(uploadId) || !uploadRef || !(await receiveParseUpload(deps.db, uploadId, uploadRef, data))) {
+    if (!UUID.test(uploadId) || !UPLOAD_REF.test(uploadRef) || !(await receiveParseUpload(deps.db, uploadId, uploadRef, data))) {
       throw httpError('NOT_FOUND', 'Upload URL not found or expired.');
     }
     res.json({ success: true });

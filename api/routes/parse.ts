@@ -15,13 +15,11 @@ import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { multipartUpload, uploadOf, type UploadedPart } from '../middleware/multipart.js';
 import { validatedBody } from '../middleware/validate.js';
-import { parseRequestSchema, parseScrapeOptions } from '../schemas/parse.js';
+import { PARSE_MAX_FILE_BYTES, parseRequestSchema, parseScrapeOptions, UPLOAD_REF } from '../schemas/parse.js';
 import { runScrape } from './scrape.js';
 
 type StoredUpload = UploadedPart & { id: string };
 
-/** Firecrawl's limit for an uploaded file. */
-export const PARSE_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export function parseRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -32,7 +30,7 @@ export function parseRoutes(deps: AppDeps): Router {
   const byReference: RequestHandler = async (req, res, next) => {
     const { uploadRef, ...options } = (req.body ?? {}) as Record<string, unknown>;
     if (typeof uploadRef !== 'string' || !uploadRef) throw httpError('BAD_REQUEST', 'File is required');
-    const upload = await findUploadByRef(deps.db, authOf(res).teamId, uploadRef);
+    const upload = UPLOAD_REF.test(uploadRef) ? await findUploadByRef(deps.db, authOf(res).teamId, uploadRef) : undefined;
     if (!upload) throw httpError('BAD_REQUEST', 'Uploaded file is not available. Upload the file before parsing.');
     stored.set(res, { id: upload.id, data: upload.data, filename: upload.filename, mimeType: upload.contentType });
     req.body = options;

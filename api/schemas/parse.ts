@@ -5,6 +5,19 @@
 import { z } from 'zod';
 import { formatsSchema, requestMetaShape, scrapeOptionsShape, type ScrapeOptions } from '../../contracts/scrape-options.js';
 
+/** Firecrawl's limit for an uploaded file. */
+export const PARSE_MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+/** A two-step upload's reference: 32 random bytes in base64url; anything else is none of ours and never reaches SQL. */
+export const UPLOAD_REF = /^[A-Za-z0-9_-]{43}$/;
+
+/** POST /v2/parse/upload-url */
+export const parseUploadUrlSchema = z.strictObject({
+  filename: z.string().min(1).max(512),
+  contentType: z.string().min(1).max(255).optional(),
+  declaredSizeBytes: z.number().int().positive().max(PARSE_MAX_FILE_BYTES).optional(),
+});
+
 const refused = (message: string) =>
   z
     .unknown()

@@ -358,7 +358,7 @@ describe('route fuzz: no 5xx, always the envelope', () => {
   it('POST /v2/parse: arbitrary multipart parts, options, file bytes and boundaries', async () => {
     const PARSE_KEYS = ['formats', 'timeout', 'waitFor', 'actions', 'location', 'maxAge', 'includeTags', 'excludeTags', 'headers'];
     const part = fc.oneof(
-      fc.record({ name: fc.constantFrom('options', 'file', 'formats', '__proto__', 'x y', ''), filename: fc.option(fc.constantFrom('a.pdf', 'b.docx', '', '../x', 'é.csv'), { nil: undefined }) }),
+      fc.record({ name: fc.constantFrom('options', 'file', 'formats', '__proto__', 'x y', ''), filename: fc.option(fc.constantFrom('a.pdf', 'b.docx', '', '../x', 'é.csv', 'nul\u0000.csv', '\ud800.pdf', 'tab\tname.md'), { nil: undefined }) }),
     );
     const fileBytes = fc.oneof(
       fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
