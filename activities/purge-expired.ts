@@ -5,6 +5,7 @@
  * idempotent, so an overlapping or retried run only finds less to do.
  */
 import { deleteExpiredMedia } from '../db/repositories/media.js';
+import { deleteStaleParseUploads } from '../db/repositories/parse-uploads.js';
 import { purgeExpiredChecks } from '../db/repositories/monitors.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
 import { purgeSearchIndex } from '../db/repositories/search-index.js';
@@ -21,6 +22,8 @@ export interface PurgeExpiredResult {
   monitorChecks: number;
   /** Zero-data-retention jobs whose undelivered content was forgotten. */
   zeroDataRetention: number;
+  /** Parse uploads left behind by an API that stopped before its parse ran (they live for one). */
+  parseUploads: number;
 }
 
 /** MEDIA_RETENTION_HOURS's default, for deps built without a config (tests). */
@@ -37,6 +40,8 @@ export function createPurgeExpiredActivity(deps: ActivityDeps) {
     const indexed = await purgeSearchIndex(deps.db, new Date(Date.now() - retentionMs));
     const monitorChecks = await purgeExpiredChecks(deps.db);
     const zeroDataRetention = await purgeUndeliveredZdrContent(deps.db, new Date(Date.now() - ZDR_COLLECTION_WINDOW_MS));
-    return { jobs, tombstones, media, indexed, monitorChecks, zeroDataRetention };
+    // A parse holds its upload for its own timeout at most; an hour covers any still running.
+    const parseUploads = await deleteStaleParseUploads(deps.db, 1);
+    return { jobs, tombstones, media, indexed, monitorChecks, zeroDataRetention, parseUploads };
   };
 }

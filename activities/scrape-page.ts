@@ -7,7 +7,7 @@ import { resolveOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { storeScrapeResult } from '../db/repositories/documents.js';
 import { NonRetryablePageError } from '../lib/errors.js';
-import { exactPageKey } from '../lib/url/normalize.js';
+import { exactPageKey, urlKey } from '../lib/url/normalize.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
@@ -32,6 +32,8 @@ export interface ScrapePageInput {
    * stores them and links them under it. Absent: they stay inline as data: URIs.
    */
   mediaBaseUrl?: string;
+  /** A parse (POST /v2/parse): the stored upload to convert instead of fetching `url`. */
+  uploadId?: string;
 }
 
 export interface ScrapePageResult {
@@ -72,7 +74,8 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
     // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
     documentId: input.documentId,
     async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy, search }, { db }) {
-      const pageKey = exactPageKey(task.url);
+      // An upload's pseudo-URL (file://…) is no web address to normalise; its id is unique already.
+      const pageKey = task.uploadId ? urlKey(`upload:${task.uploadId}`) : exactPageKey(task.url);
       const stored = await storeScrapeResult(db, {
         document: completedDocumentRow({
           id: documentId,
@@ -93,7 +96,8 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
         }),
         lease: slot,
         cacheCopy,
-        search,
+        // An upload is the team's private file, not a page of the web to find again, as in Firecrawl.
+        search: task.uploadId ? undefined : search,
       });
       // Its transaction released the slot.
       slot.released = true;

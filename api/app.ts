@@ -18,6 +18,8 @@ import { agentThreadRoutes } from './agent/threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
 import { monitorRoutes } from './monitor/routes.js';
+import { parseRoutes } from './routes/parse.js';
+import { parseUploadPutRoutes, parseUploadUrlRoutes } from './routes/parse-upload.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { scrapeV1Routes } from './routes/scrape-v1.js';
 import { teamUsageRoutes } from './routes/team-usage.js';
@@ -34,6 +36,8 @@ export function createApp(appDeps: AppDeps): express.Express {
   const metrics = createApiMetrics(appDeps.db);
   const deps: AppDeps = { ...appDeps, metrics };
   app.use(metrics.middleware);
+  // A file's bytes, whatever their type: before the JSON parser would read a JSON file as a body.
+  app.use(parseUploadPutRoutes(deps));
   app.use(express.json({ limit: deps.config.api.maxRequestBodyBytes }));
   app.use(metricsRoutes(metrics, deps.config.metrics.token));
   app.use(docsRoutes());
@@ -41,6 +45,8 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(healthRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(scrapeV1Routes(deps));
+  app.use(parseRoutes(deps));
+  app.use(parseUploadUrlRoutes(deps));
   app.use(crawlParamsPreviewRoutes(deps));
   app.use(crawlRoutes(deps));
   app.use(batchScrapeRoutes(deps));

@@ -49,6 +49,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SCRAPE_UNSUPPORTED_FILE_ERROR: 415,
+  // A file of a supported kind that cannot be read: corrupt, encrypted, a zip bomb, past a limit.
+  PARSE_FAILED: 422,
   RATE_LIMITED: 429,
   CONCURRENCY_LIMITED: 429,
   SCRAPE_SSL_ERROR: 502,

@@ -199,8 +199,22 @@ export type Location = z.infer<typeof locationSchema>;
 
 const pdfParser = z.union([
   z.literal('pdf').transform(() => ({ type: 'pdf' as const })),
-  z.strictObject({ type: z.literal('pdf'), maxPages: z.number().int().min(1).max(10_000).optional() }),
+  z.strictObject({
+    type: z.literal('pdf'),
+    /** `ocr` is refused by api/unsupported-options.ts until Trawl has OCR; `auto` reads the text layer. */
+    mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+    maxPages: z.number().int().min(1).max(10_000).optional(),
+    /** `document.pages`: each page's markdown with its number. */
+    pages: z.boolean().optional(),
+    /** Firecrawl's deprecated name for `pages`. */
+    pageMarkdown: z.boolean().optional(),
+    /** Pages joined with `\n\n---\n\n<!-- page N -->\n\n` in the markdown. */
+    pageMarkers: z.boolean().optional(),
+  }),
 ]);
+
+/** OCR of raster images (scraper/files/ocr.ts); takes no options, so `"image"` is the same. */
+const imageParser = z.union([z.literal('image').transform(() => ({ type: 'image' as const })), z.strictObject({ type: z.literal('image') })]);
 
 /** A domain or wildcard glob (`*.example.com`, `ads-*.net`): no protocol, path or port. */
 const threatDomain = z
@@ -268,7 +282,12 @@ export const scrapeOptionsShape = {
   fastMode: z.boolean().default(false).describe('Plain HTTP only: never render a page in the browser to find its content'),
   skipTlsVerification: z.boolean().default(true).describe('Accept invalid TLS certificates'),
   timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).default(30_000).describe('Deadline for the whole scrape (ms)'),
-  parsers: z.array(pdfParser).max(4).default([{ type: 'pdf' as const }]).describe('Document parsers; [] returns PDFs as base64'),
+  // Firecrawl's default also has `image`; Trawl's scrapes OCR images only when asked, which keeps every page's cache key (lib/page-cache-key.ts) as it was. /v2/parse defaults to both.
+  parsers: z
+    .array(z.union([pdfParser, imageParser]))
+    .max(4)
+    .default([{ type: 'pdf' as const }])
+    .describe('Document parsers: pdf (text per page), image (OCR); [] returns PDFs as base64'),
   actions: z.array(actionSchema).max(50).optional().describe('Browser actions run before capture'),
   location: locationSchema.optional().describe('Country and languages to emulate'),
   removeBase64Images: z.boolean().default(true).describe('Replace data: images in markdown with a placeholder'),

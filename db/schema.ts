@@ -201,6 +201,21 @@ export interface MediaTable {
   created_at: CreatedAt;
 }
 
+/** A file uploaded to POST /v2/parse, read by the worker's parse page (db/repositories/parse-uploads.ts). */
+export interface ParseUploadTable {
+  id: string;
+  team_id: string;
+  filename: string;
+  /** What the upload declared; the parser trusts the bytes, not this. */
+  content_type: string;
+  data: Buffer;
+  /** A two-step upload's capability (random, 32 bytes); null for a multipart parse. */
+  upload_ref: string | null;
+  /** False until a two-step upload's PUT has stored the bytes. */
+  received: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
 /** A team's cached copy of a page; see db/repositories/page-cache.ts for the bounds. */
 export interface PageCacheTable {
   team_id: string;
@@ -436,6 +451,7 @@ export interface Database {
   rate_limit_counters: RateLimitCounterTable;
   concurrency_slots: ConcurrencySlotTable;
   media: MediaTable;
+  parse_uploads: ParseUploadTable;
   page_cache: PageCacheTable;
   page_cache_totals: PageCacheTotalTable;
   change_snapshots: ChangeSnapshotTable;

@@ -17,9 +17,11 @@ import { noAttributes } from './html/attributes.js';
 import type { HtmlTransform } from './html/transform-pool.js';
 import { decodeBody } from './html/decode.js';
 import { inlineMedia, type MediaPublisher } from './media.js';
-import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes } from './net/proxy-routes.js';
+import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes, type ProxyTier } from './net/proxy-routes.js';
 import { isPdf } from './pdf/detect.js';
-import { transformPdf, type PdfContent } from './pdf/pdf-content.js';
+import type { PdfContent } from './pdf/pdf-content.js';
+import { convertFile, KIND_TYPES, unsupported } from './files/convert.js';
+import { hasZipMagic, imageType, sniffFile } from './files/sniff.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { FetchRequest, FetchedPage, RedirectHop, TransformOptions } from './types.js';
 
@@ -53,6 +55,13 @@ export interface ScrapeRequest {
    * without any conversion. Never sent to the browser, which would render the empty 304.
    */
   conditional?: PageValidators;
+  /** An uploaded file (POST /v2/parse): converted as it is, nothing is fetched. */
+  file?: UploadedFile;
+}
+
+export interface UploadedFile {
+  data: Buffer;
+  filename: string;
 }
 
 /** A response's cache validators, for a later conditional request. */
@@ -78,6 +87,11 @@ export interface ScrapeOutcome {
 }
 
 export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<ScrapeOutcome> {
+  const { page, proxyUsed } = req.file ? { page: uploadedPage(req.url, req.file), proxyUsed: 'basic' as const } : await fetchTarget(req, deps);
+  return convertPage(req, deps, page, proxyUsed);
+}
+
+async function fetchTarget(req: ScrapeRequest, deps: ScraperDeps): Promise<{ page: FetchedPage; proxyUsed: ProxyTier }> {
   const { options, outputs } = req;
   const target = parseTargetUrl(req.url);
   const base: FetchRequest = {
@@ -107,7 +121,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     if (browserRequiredBy(options, outputs)) return renderInBrowser();
     const fetched = await fetchWithHttp({ ...routed, headers: { ...routed.headers, ...conditionalHeaders(req.conditional) } });
     // rawBase64 wants the response's bytes, not a rendering of them.
-    if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched) || outputs.rawBase64) return fetched;
+    if (!isHtml(fetched.contentType) || !fetched.body || isPdf(fetched) || hasZipMagic(fetched.body) || outputs.rawBase64) return fetched;
     const page = { ...fetched, html: decodeBody(fetched.body, fetched.headers['content-type']) };
     // fastMode: what plain HTTP returns is the page, even a shell that needs JavaScript.
     return !options.fastMode && needsJavaScript(page.html) ? renderInBrowser() : page;
@@ -118,6 +132,19 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     options.location?.country,
     fetchVia,
   );
+  return { page, proxyUsed };
+}
+
+/** An upload as if a server had sent it, typed by its bytes (files/sniff.ts), never by its name. */
+function uploadedPage(url: string, file: UploadedFile): FetchedPage {
+  const kind = sniffFile(file.data, { contentType: '', filename: file.filename });
+  if (!kind) throw unsupported(`${file.filename} (no parser for its content)`);
+  const contentType = kind === 'image' ? imageType(file.data)! : KIND_TYPES[kind];
+  return { engine: 'file', url, statusCode: 200, headers: { 'content-type': contentType }, contentType, body: file.data };
+}
+
+async function convertPage(req: ScrapeRequest, deps: ScraperDeps, page: FetchedPage, proxyUsed: ProxyTier): Promise<ScrapeOutcome> {
+  const { options, outputs } = req;
 
   const validators = validatorsOf(page.headers);
   if (page.statusCode === 304 && req.conditional) {
@@ -127,11 +154,13 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
 
   const transform = transformOptions(options, outputs);
   const raw = outputs.rawBase64 ? rawBase64Of(page) : undefined;
-  const pdf = !raw && isPdf(page) ? await transformPdf(page.body, options.parsers, transform.want, req) : undefined;
+  const htmlTransform = deps.transformHtml ?? transformHtml;
+  const file = raw
+    ? undefined
+    : await convertFile(page, { parsers: options.parsers, transform, html: htmlTransform, limits: req, filename: req.file?.filename });
   // rawBase64 of any response (an image, a PDF): only HTML has metadata and links to read.
   const transformed =
-    pdf?.transformed ??
-    (raw && !isHtml(page.contentType) ? { metadata: {} } : await transformContentWith(page, transform, deps.transformHtml ?? transformHtml));
+    file?.transformed ?? (raw && !isHtml(page.contentType) ? { metadata: {} } : await transformContentWith(page, transform, htmlTransform));
   const publish = req.publishMedia ?? inlineMedia;
   const screenshot = page.screenshot && (await publish(page.screenshot));
   // Firecrawl leaves `actions` out unless actions were requested.
@@ -148,6 +177,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
     ...(screenshot && { screenshot }),
     ...(page.branding?.profile && { branding: page.branding.profile }),
     ...(actions && { actions }),
+    ...(transformed.pages && { pages: transformed.pages }),
     ...((transformed.warning || page.branding?.warning) && { warning: [transformed.warning, page.branding?.warning].filter(Boolean).join(' ') }),
     metadata: {
       ...transformed.metadata,
@@ -160,7 +190,7 @@ export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<
       ...provenanceOf(page),
     },
   };
-  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: pdf?.pdf, validators };
+  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: file?.pdf, validators };
 }
 
 /**

@@ -6,7 +6,8 @@ import type { Action, Location } from '../contracts/scrape-options.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 import type { BrandingProfile } from './engines/branding.js';
 
-export type EngineName = 'http' | 'browser';
+/** `file`: an uploaded file (POST /v2/parse), read from Postgres rather than fetched. */
+export type EngineName = 'http' | 'browser' | 'file';
 
 /** What an engine hands back: the response as the target sent it, after redirects. */
 export interface FetchedPage {
@@ -127,4 +128,6 @@ export interface TransformedPage {
   attributes?: AttributeValues[];
   metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;
   warning?: string;
+  /** A PDF's pages, when its parser asked for them (`parsers: [{ type: "pdf", pages: true }]`). */
+  pages?: { pageNumber: number; markdown: string }[];
 }

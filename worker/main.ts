@@ -11,6 +11,7 @@ import { startGuardProxy } from '../scraper/net/guard-proxy.js';
 import { createProxyRoutes } from '../scraper/net/proxy-routes.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { createTransformPool, defaultTransformThreads } from '../scraper/html/transform-pool.js';
+import { stopOcr } from '../scraper/files/ocr.js';
 import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers/registry.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await browser.close();
     await htmlThreads?.close();
+    // Its thread would keep the process alive after everything else closed.
+    await stopOcr();
     await guard.close();
     await connection.close();
     await db.destroy();

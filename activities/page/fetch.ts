@@ -3,6 +3,7 @@
  * the options and owner allow it, else from the scraper. A fresh page's copy for the cache is
  * returned, not stored: the policy stores it with the page, so a page costs one commit, not two.
  */
+import { findParseUpload } from '../../db/repositories/parse-uploads.js';
 import { findCachedPage, newCacheCopy, type CachedPage, type CacheCopy } from '../../db/repositories/page-cache.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { pageCacheKey } from '../../lib/page-cache-key.js';
@@ -31,7 +32,9 @@ export interface FetchedDocument {
  * The caller bills a hit like a fetch: Firecrawl charges cache hits, and the Document is
  * delivered and stored just the same.
  */
-export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: PageOwner): Promise<FetchedDocument> {
+export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: PageOwner, uploadId?: string): Promise<FetchedDocument> {
+  // An upload is read from Postgres by id (its bytes never travel through Temporal) and never cached.
+  if (uploadId) return { outcome: await scrapeUrl({ ...req, file: await uploadedFile(deps, owner.teamId, uploadId) }, deps) };
   const policy = pageCachePolicy(req.options, req.outputs);
   const cacheKey = policy.mode === 'use' ? pageCacheKey(req.url, req.options) : undefined;
   // A cache-only page (lockdown, minAge) reads whatever its owner, a batch too: it asked for nothing else.
@@ -60,6 +63,12 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
   }
 
   return { outcome, cacheCopy };
+}
+
+async function uploadedFile(deps: ActivityDeps, teamId: string, uploadId: string) {
+  const upload = await findParseUpload(deps.db, teamId, uploadId);
+  if (!upload) throw new NonRetryablePageError('PARSE_FAILED', 'The uploaded file is no longer stored; upload it again');
+  return { data: upload.data, filename: upload.filename };
 }
 
 /** Firecrawl's errors for a cache-only request the cache cannot answer; the URL is not logged. */

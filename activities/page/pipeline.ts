@@ -48,6 +48,8 @@ export interface PageTask {
   mediaBaseUrl?: string;
   /** A monitor's page: conditional requests and noise-aware comparison (contracts/change-detection.ts). */
   changeDetection?: ChangeDetection;
+  /** A parse: the id of the file uploaded to POST /v2/parse (db/repositories/parse-uploads.ts), read instead of fetching `url`. */
+  uploadId?: string;
 }
 
 /** A page that went through fetch and enrich, ready to be stored. */
@@ -120,7 +122,8 @@ async function runStages<Result>(
   const budget = await (policy.budget ?? requireCredits(deps.db, task.teamId));
   const threat = await pageThreatGate(deps, task.teamId, task.options.threatProtection, budget.plan.threatProtection);
   // Lockdown contacts nobody about the page, a classifier service neither: the lists alone decide.
-  if (!task.options.lockdown || threat?.blockedByLists(task.url)) await threat?.check(task.url);
+  // An upload contacts nobody; its `url` only names it.
+  if (!task.uploadId && (!task.options.lockdown || threat?.blockedByLists(task.url))) await threat?.check(task.url);
   const run = (slot: HeldSlot) => {
     const deadline = policy.deadline();
     return withPageSignal(deadline, async (signal) => {
@@ -144,7 +147,7 @@ async function runStages<Result>(
         publishMedia: task.options.zeroDataRetention ? undefined : mediaPublisher(deps.db, task),
         checkUrl: threat?.check,
       };
-      const { outcome, cacheCopy } = await fetchPage(request, deps, owner);
+      const { outcome, cacheCopy } = await fetchPage(request, deps, owner, task.uploadId);
       policy.accept?.(outcome);
       const fromCache = outcome.document.metadata.cacheState === 'hit';
       fetchedWith?.(fromCache ? 'cache' : outcome.engine);

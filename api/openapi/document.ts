@@ -53,9 +53,7 @@ function operationObject(op: Operation, version: string): JsonSchema {
     tags: [version === 'v1' ? `${op.tag} (v1)` : op.tag],
     ...(op.auth ? {} : { security: [] }),
     ...(pathParams.length + queryParams.length > 0 && { parameters: [...pathParams, ...queryParams] }),
-    ...(op.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } },
-    }),
+    ...(op.body && { requestBody: { required: true, content: requestContent(op, op.body) } }),
     responses: {
       200: { description: 'OK', content: success },
       ...Object.fromEntries(
@@ -64,6 +62,22 @@ function operationObject(op: Operation, version: string): JsonSchema {
           { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         ]),
       ),
+    },
+  };
+}
+
+/** A multipart body is a `file` part and an `options` part holding the schema's JSON. */
+function requestContent(op: Operation, body: NonNullable<Operation['body']>): JsonSchema {
+  const schema = jsonSchema(body, 'input');
+  if (op.consumes !== 'multipart/form-data') return { 'application/json': { schema } };
+  return {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary', description: 'The file, up to 50 MB' }, options: schema },
+      },
+      encoding: { options: { contentType: 'application/json' } },
     },
   };
 }

@@ -14,6 +14,7 @@ import { threatPolicySchema } from '../../contracts/threat-policy.js';
 import { mapRequestSchema, mapRequestV1Schema } from '../schemas/map.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
 import { scrapeV1RequestSchema } from '../schemas/scrape-v1.js';
+import { parseRequestSchema, parseUploadUrlSchema } from '../schemas/parse.js';
 import { monitorCheckQuerySchema, monitorChecksQuerySchema, monitorCreateRequestSchema, monitorListQuerySchema, monitorUpdateRequestSchema } from '../monitor/schemas.js';
 import { statusQuerySchema } from '../routes/job-status.js';
 import { teamActivityQuerySchema } from '../schemas/team-activity.js';
@@ -36,6 +37,8 @@ export interface Operation {
   response: z.ZodType;
   /** Error statuses the route can answer, besides 401/403/429 for authenticated routes. */
   errors: number[];
+  /** A body sent as multipart/form-data (a file upload) rather than JSON. */
+  consumes?: 'multipart/form-data';
   /** Content type of a non-JSON success (media files). */
   produces?: string;
 }
@@ -48,6 +51,9 @@ export const operations: Operation[] = [
   { method: 'get', path: '/health', tag: 'Service', summary: 'Health of the API, Postgres, Temporal and the workers', auth: false, response: r.health, errors: [503] },
   { method: 'post', path: '/v2/scrape', tag: 'Scrape', summary: 'Scrape one URL', auth: true, body: scrapeRequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
   ...both((v) => ({ method: 'get', path: `/${v}/scrape/{id}`, tag: 'Scrape', summary: 'Read a finished scrape', auth: true, response: r.scrapeResponse, errors: [400, 404] })),
+  { method: 'post', path: '/v2/parse', tag: 'Parse', summary: 'Parse an uploaded file (PDF, DOCX, XLSX, PPTX, HTML, CSV, text) into a Document', auth: true, consumes: 'multipart/form-data', body: parseRequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 413, 415, 422] },
+  { method: 'post', path: '/v2/parse/upload-url', tag: 'Parse', summary: 'Start a two-step upload: a reference and the URL to PUT the file to (10 minutes)', auth: true, body: parseUploadUrlSchema, response: r.parseUploadUrl, errors: [400] },
+  { method: 'put', path: '/v2/parse/upload/{uploadId}', tag: 'Parse', summary: "The file's bytes for a two-step upload (the uploadRef query parameter is the credential); then POST /v2/parse with {uploadRef}", auth: false, response: r.uploaded, errors: [400, 404, 413] },
   { method: 'post', path: '/v1/scrape', tag: 'Scrape', summary: 'Scrape one URL (v1 shape)', auth: true, body: scrapeV1RequestSchema, response: r.scrapeResponse, errors: [400, 402, 408, 500, 502] },
   { method: 'post', path: '/v2/crawl', tag: 'Crawl', summary: 'Start a crawl', auth: true, body: crawlRequestSchema, response: r.jobStarted, errors: [400, 402, 409, 503] },
   { method: 'post', path: '/v2/crawl/params-preview', tag: 'Crawl', summary: 'The crawl options a natural-language prompt implies (needs a model)', auth: true, body: crawlParamsPreviewRequestSchema, response: r.paramsPreview, errors: [400, 502, 503] },

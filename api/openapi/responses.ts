@@ -106,6 +106,19 @@ export const threatPolicy = z.object({ success: z.literal(true), data: z.looseOb
 
 export const metricsText = z.string().describe('Prometheus text exposition format');
 
+export const parseUploadUrl = z.object({
+  success: z.literal(true),
+  data: z.object({
+    uploadUrl: z.string(),
+    uploadRef: z.string(),
+    method: z.literal('PUT'),
+    headers: z.record(z.string(), z.string()),
+    expiresAt: z.string(),
+    maxSizeBytes: z.number(),
+  }),
+});
+export const uploaded = z.object({ success: z.literal(true) });
+
 export const agentStarted = z.object({ success: z.literal(true), id: z.string().uuid() });
 export const agentStatus = z.looseObject({
   success: z.literal(true),

@@ -50,10 +50,10 @@ export async function runScrape(
   deps: AppDeps,
   req: Request,
   res: Response,
-  { url, zeroDataRetention, options }: { url: string; zeroDataRetention: boolean; options: ScrapeOptions },
+  { url, zeroDataRetention, options, uploadId }: { url: string; zeroDataRetention: boolean; options: ScrapeOptions; uploadId?: string },
 ): Promise<unknown> {
   const zdr = await zeroDataRetentionOf(deps, res, zeroDataRetention);
-  assertScrapeOptionsSupported(options, deps.features, { cacheOnly: true });
+  assertScrapeOptionsSupported(options, deps.features, { cacheOnly: !uploadId });
   const { teamId, keyId } = authOf(res);
   await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
   const deadline = Date.now() + options.timeout;
@@ -78,8 +78,10 @@ export async function runScrape(
       input: (id) => ({
         jobId: id,
         teamId,
-        url: absoluteHttpUrl(url)!,
+        // An upload's pseudo-URL (api/routes/parse.ts) names it; there is nothing to fetch.
+        url: uploadId ? url : absoluteHttpUrl(url)!,
         sourceUrl: url,
+        ...(uploadId && { uploadId }),
         options: withZeroDataRetention(options, zdr),
         deadline,
         documentId: id,

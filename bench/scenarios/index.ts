@@ -6,6 +6,7 @@ import { fidelityScenario } from './fidelity.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
 import { pageStore } from './page-store.js';
+import { parseScenario } from './parse.js';
 import { scrapeLatency } from './scrape-latency.js';
 import { searchLatency } from './search-latency.js';
 import { startup } from './startup.js';
@@ -16,6 +17,7 @@ export const SCENARIOS: readonly Scenario[] = [
   markdownThroughput,
   blockDiffScenario,
   fidelityScenario,
+  parseScenario,
   scrapeLatency({ name: 'scrape-static', variant: 'static', defaultCalls: 200, overheadTargetMs: 15 }),
   // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.
   searchLatency,

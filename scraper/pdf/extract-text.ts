@@ -1,8 +1,10 @@
 /**
- * PDF text extraction with unpdf (Mozilla's pdf.js in a build that needs no canvas, DOM or worker
- * thread), page by page under the scrape's deadline.
+ * PDF text extraction with unpdf (Mozilla's pdf.js in a build that needs no DOM or worker thread),
+ * page by page under the scrape's deadline. A page without a text layer (a scan) is rendered with
+ * @napi-rs/canvas and read by OCR (../files/ocr.ts) in mode `auto`; mode `ocr` reads every page so.
  */
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { recognizeImage } from '../files/ocr.js';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { NonRetryablePageError } from '../../lib/errors.js';
 
@@ -11,17 +13,25 @@ import { NonRetryablePageError } from '../../lib/errors.js';
  * front rather than parsed half way: a truncated document would pass for the whole one.
  */
 export const PDF_PAGE_BUDGET_MS = 100;
+/** Rendering a page at twice its size and reading it: 0.3–0.6 s here (bench/RESULTS.md, "parse"), with room. */
+export const OCR_PAGE_BUDGET_MS = 2_000;
+/** Scale of a rendered page: 144 dpi for a 72-dpi page box, where Tesseract reads body text well. */
+const OCR_RENDER_SCALE = 2;
 
 export interface PdfText {
   /** Text of each parsed page, in order. */
   pages: string[];
   /** Pages in the document; more than `pages.length` when `maxPages` cut it short. */
   numPages: number;
+  /** Pages read by OCR rather than from the text layer. */
+  ocrPages: number;
   title?: string;
 }
 
 export interface PdfLimits {
   maxPages?: number;
+  /** Firecrawl's PDF modes: `fast` reads the text layer only, `auto` (the default) OCRs pages without one, `ocr` OCRs every page. */
+  mode?: 'fast' | 'auto' | 'ocr';
   /** Absolute wall-clock deadline (epoch ms) of the scrape. */
   deadline: number;
   signal: AbortSignal;
@@ -41,16 +51,24 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
   try {
     const numPages = pdf.numPages;
     const toParse = Math.min(numPages, limits.maxPages ?? numPages);
-    const outOfTime = () => insufficientTime(toParse, limits.deadline);
-    if (toParse * PDF_PAGE_BUDGET_MS > limits.deadline - Date.now()) throw outOfTime();
+    const mode = limits.mode ?? 'auto';
+    const pageBudget = mode === 'ocr' ? OCR_PAGE_BUDGET_MS : PDF_PAGE_BUDGET_MS;
+    const outOfTime = () => insufficientTime(toParse, limits.deadline, pageBudget);
+    if (toParse * pageBudget > limits.deadline - Date.now()) throw outOfTime();
     const pages: string[] = [];
+    let ocrPages = 0;
     for (let n = 1; n <= toParse; n++) {
       if (limits.signal.aborted || Date.now() >= limits.deadline) throw outOfTime();
       const page = await pdf.getPage(n);
-      pages.push(pageText(await page.getTextContent()));
+      const text = pageText(await page.getTextContent());
       page.cleanup();
+      if (mode === 'ocr' || (mode === 'auto' && !text)) {
+        const image = await renderPageAsImage(pdf, n, { canvasImport: () => import('@napi-rs/canvas'), scale: OCR_RENDER_SCALE });
+        pages.push(await recognizeImage(Buffer.from(image), limits));
+        ocrPages++;
+      } else pages.push(text);
     }
-    return { pages, numPages, title: await documentTitle(pdf) };
+    return { pages, numPages, ocrPages, title: await documentTitle(pdf) };
   } finally {
     await pdf.loadingTask.destroy();
   }
@@ -74,9 +92,9 @@ async function documentTitle(pdf: PDFDocumentProxy): Promise<string | undefined>
   return typeof title === 'string' && title.trim() ? title.trim() : undefined;
 }
 
-function insufficientTime(pages: number, deadline: number): NonRetryablePageError {
+function insufficientTime(pages: number, deadline: number, pageBudgetMs: number): NonRetryablePageError {
   // The suggestion leaves the fetch a few seconds on top of the pages' budget.
-  const suggestedMs = Math.ceil((pages * PDF_PAGE_BUDGET_MS) / 1000) * 1000 + 5_000;
+  const suggestedMs = Math.ceil((pages * pageBudgetMs) / 1000) * 1000 + 5_000;
   return new NonRetryablePageError(
     'SCRAPE_PDF_INSUFFICIENT_TIME_ERROR',
     `Insufficient time to process PDF of ${pages} pages. Please increase the timeout parameter in your scrape ` +

@@ -7,6 +7,7 @@ import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { PageCostInput } from '../../lib/credits.js';
 import type { TransformOptions, TransformedPage } from '../types.js';
+import { escapeHtml } from '../files/html-table.js';
 import { extractPdfText, type PdfLimits } from './extract-text.js';
 
 export interface PdfContent {
@@ -32,14 +33,33 @@ export async function transformPdf(
     return { transformed: withText(base64, base64, want, {}), pdf: { parsed: false, pages: 0 } };
   }
   const maxPages = 'maxPages' in parser ? parser.maxPages : undefined;
-  const text = await extractPdfText(body, { ...limits, maxPages });
-  const markdown = text.pages.filter(Boolean).join('\n\n');
+  const mode = 'mode' in parser ? parser.mode : undefined;
+  const text = await extractPdfText(body, { ...limits, maxPages, mode });
+  const numbered = text.pages.map((markdown, i) => ({ pageNumber: i + 1, markdown }));
+  const markdown = joinPages(numbered, 'pageMarkers' in parser && parser.pageMarkers === true);
   const html = `<html><body>${text.pages.map(pageHtml).join('')}</body></html>`;
   const metadata = { numPages: text.numPages, ...(text.title && { title: text.title }) };
   const transformed = withText(markdown, html, want, metadata);
+  if (('pages' in parser && parser.pages) || ('pageMarkdown' in parser && parser.pageMarkdown)) transformed.pages = numbered;
   // Scanned PDFs have no text layer, and an empty result should not pass for an empty document.
-  if (!markdown) transformed.warning = 'The PDF has no extractable text (it may be scanned); OCR is not supported.';
+  if (!markdown) {
+    transformed.warning =
+      mode === 'fast'
+        ? 'The PDF has no extractable text (it may be scanned; mode "fast" does not OCR its pages).'
+        : 'The PDF has no extractable text, and OCR found none either.';
+  }
+  if (text.ocrPages) transformed.metadata.ocrPages = text.ocrPages;
   return { transformed, pdf: { parsed: true, pages: text.pages.length } };
+}
+
+/**
+ * Firecrawl's page markers go between pages only, naming the page that follows; empty pages (a
+ * blank or scanned page) leave no empty section behind.
+ */
+function joinPages(pages: { pageNumber: number; markdown: string }[], markers: boolean): string {
+  const kept = pages.filter((p) => p.markdown);
+  if (!markers) return kept.map((p) => p.markdown).join('\n\n');
+  return kept.map((p, i) => (i === 0 ? p.markdown : `\n\n---\n\n<!-- page ${p.pageNumber} -->\n\n${p.markdown}`)).join('');
 }
 
 function withText(
@@ -64,6 +84,3 @@ function pageHtml(text: string): string {
   return `<section>${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')}</section>`;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}

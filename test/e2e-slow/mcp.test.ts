@@ -1,10 +1,13 @@
 /**
  * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
  * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
- * list its tools, then scrape, map, crawl and check the crawl, search with the search tool's own
- * defaults, and drive its eight monitor tools, against fixture sites; with a model, the query
- * format, the agent tools over a thread, and the credit-usage tool.
+ * list its tools, then scrape, parse a local file, map, crawl and check the crawl, search with the
+ * search tool's own defaults, and drive its eight monitor tools, against fixture sites; with a
+ * model, the query format, the agent tools over a thread, and the credit-usage tool.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +15,7 @@ import { projectRoot } from '../../scripts/paths.js';
 import { startCrawlSite, type CrawlSite } from '../helpers/crawl-site.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startPageServer, type PageServer } from '../helpers/page-server.js';
+import { makeDocx } from '../helpers/office-fixtures.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { e2eContext } from '../e2e/context.js';
 import { say, startModelStack, type ModelStack } from '../e2e/llm-stack.js';
@@ -70,6 +74,20 @@ describe('firecrawl-mcp against Trawl', () => {
     const res = await call('firecrawl_scrape', { url: `${site.url}/article`, formats: ['markdown'] });
     expect(res.isError, `${res.text}\n${stderr.join('')}`).toBe(false);
     expect(res.json?.markdown ?? res.text).toContain('# Durable Crawling');
+  });
+
+  it('parses a local Word document with firecrawl_parse (multipart to /v2/parse)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-mcp-parse-'));
+    try {
+      const path = join(dir, 'minutes.docx');
+      writeFileSync(path, makeDocx({ heading: 'Meeting minutes', paragraphs: ['Parsed through the MCP server.'] }));
+      const res = await call('firecrawl_parse', { filePath: path, formats: ['markdown'] });
+      expect(res.isError, res.text).toBe(false);
+      expect(res.text).toContain('# Meeting minutes');
+      expect(res.text).toContain('Parsed through the MCP server.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("searches with the search tool's default arguments (web and alexandria, domainTools, toolDetail)", async () => {

@@ -355,6 +355,55 @@ describe('route fuzz: no 5xx, always the envelope', () => {
     );
   });
 
+  it('POST /v2/parse: arbitrary multipart parts, options, file bytes and boundaries', async () => {
+    const PARSE_KEYS = ['formats', 'timeout', 'waitFor', 'actions', 'location', 'maxAge', 'includeTags', 'excludeTags', 'headers'];
+    const part = fc.oneof(
+      fc.record({ name: fc.constantFrom('options', 'file', 'formats', '__proto__', 'x y', ''), filename: fc.option(fc.constantFrom('a.pdf', 'b.docx', '', '../x', 'é.csv', 'nul\u0000.csv', '\ud800.pdf', 'tab\tname.md'), { nil: undefined }) }),
+    );
+    const fileBytes = fc.oneof(
+      fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+      fc.constantFrom(Buffer.from('%PDF-1.7 broken'), Buffer.from('PK\u0003\u0004 not a zip'), Buffer.from('a,b\n1,2'), Buffer.from('<html><p>x</p></html>'), Buffer.alloc(0)),
+    );
+    const options = fc.oneof(
+      fc.array(optionEntry(PARSE_KEYS), { maxLength: 3 }).map((entries) => JSON.stringify(Object.fromEntries(entries))),
+      anyValue.map((v) => JSON.stringify(v) ?? 'null'),
+      fc.string({ maxLength: 40 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { maxLength: 3 }), options, fileBytes, fc.constantFrom('b0undary', 'x', '"quoted"', ''), async (parts, opts, bytes, boundary) => {
+        const pieces: Buffer[] = [];
+        const all = [{ name: 'options', filename: undefined as string | undefined }, { name: 'file', filename: 'upload.bin' as string | undefined }, ...parts];
+        for (const p of all) {
+          const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+          pieces.push(Buffer.from(`--${boundary}\r\ncontent-disposition: ${disposition}\r\n\r\n`), p.filename !== undefined ? bytes : Buffer.from(opts), Buffer.from('\r\n'));
+        }
+        pieces.push(Buffer.from(`--${boundary}--\r\n`));
+        await send({ method: 'POST', path: '/v2/parse', headers: authed({ 'content-type': `multipart/form-data; boundary=${boundary}` }), body: Buffer.concat(pieces) });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('the two-step parse upload: arbitrary upload-url bodies, PUTs and references', async () => {
+    const started = (await send({ method: 'POST', path: '/v2/parse/upload-url', headers: authed({ 'content-type': 'application/json' }), body: JSON.stringify({ filename: 'a.csv' }) })) as { data: { uploadUrl: string } };
+    const realId = new URL(started.data.uploadUrl).pathname.split('/').pop()!;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ filename: fc.oneof(nastyString, anyValue), contentType: fc.oneof(nastyString, anyValue), declaredSizeBytes: fc.oneof(edgeNumber, anyValue) }, { requiredKeys: [] })
+            .map((body) => ({ method: 'POST', path: '/v2/parse/upload-url', body: JSON.stringify(body), type: 'application/json' })),
+          fc.tuple(fc.oneof(fc.constant(realId), id), fc.oneof(nastyString, fc.constant('')), fc.oneof(fc.string({ maxLength: 40 }), fc.constant('')), fc.constantFrom(...CONTENT_TYPES))
+            .map(([uploadId, ref, body, type]) => ({ method: 'PUT', path: `/v2/parse/upload/${uploadId}?uploadRef=${uriComponent(ref)}`, body, type })),
+          fc.oneof(nastyString, anyValue).map((ref) => ({ method: 'POST', path: '/v2/parse', body: JSON.stringify({ uploadRef: ref }), type: 'application/json' })),
+        ),
+        async (req) => {
+          await send({ method: req.method, path: req.path, headers: authed({ 'content-type': req.type }), body: req.body });
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('a request line or headers over Node\'s 16 KB limit: 431 in the envelope, not a bare status line', async () => {
     // Found by the property below: Node's HTTP parser answers these before Express sees them.
     const longQuery = await send({ method: 'GET', path: `/v2/crawl/${'0'.repeat(8)}?x=${'x'.repeat(20_000)}`, headers: authed() });
