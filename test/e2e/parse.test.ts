@@ -3,9 +3,7 @@
  * unmodified and through raw multipart requests; and scrapes of URLs that serve the same files.
  * Every file is built in the test.
  */
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { makeDocx, makePptx, makeXlsx, makeZipBomb } from '../helpers/office-fixtures.js';
 import { makePdf, THREE_PAGE_TEXTS } from '../helpers/pdf-fixtures.js';
 import { e2eContext } from './context.js';
+import { startFileServer, type PageServer } from '../helpers/page-server.js';
 
 const { apiUrl, apiKey } = e2eContext();
 const api = apiClient(apiUrl, apiKey);
@@ -22,7 +21,7 @@ const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 const docx = makeDocx({ heading: 'Parse report', paragraphs: ['Uploaded through the SDK.'], table: [['Key', 'Value'], ['alpha', '1']] });
 let xlsx: Buffer;
 let pdf: Buffer;
-let server: http.Server;
+let files: PageServer;
 /** A page whose screenshot is the OCR test's image: rendered by the stack's own Chromium. */
 const INVOICE_PAGE = `<!doctype html><html><body style="margin:0;padding:24px;background:#fff;font:32px sans-serif">
 <p>Invoice number 4821 for Trawl</p><p>Total due 1250 EUR</p></body></html>`;
@@ -38,18 +37,11 @@ beforeAll(async () => {
     '/download?id=sheet': { type: 'application/octet-stream', body: xlsx },
     '/data.csv': { type: 'text/csv; charset=utf-8', body: Buffer.from('city,population\nOslo,700000\n') },
   };
-  server = http.createServer((req, res) => {
-    const route = routes[req.url ?? ''];
-    if (!route) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': route.type }).end(route.body);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  files = await startFileServer(routes);
+  site = files.origin;
 });
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await files?.close();
 });
 
 /** A multipart request as any client would build it, with FormData. */

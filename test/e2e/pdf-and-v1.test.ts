@@ -2,19 +2,17 @@
  * PDFs and POST /v1/scrape end to end: real API, Temporal, worker and Postgres, against PDFs built
  * in the test and served from 127.0.0.1, through plain HTTP and the SDK's v1 client.
  */
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../helpers/pdf-fixtures.js';
 import { e2eContext } from './context.js';
+import { startFileServer, type PageServer } from '../helpers/page-server.js';
 
 const { apiUrl, apiKey } = e2eContext();
 const api = apiClient(apiUrl, apiKey);
 
-let server: http.Server;
+let files: PageServer;
 let site: string;
 let threePages: Buffer;
 
@@ -31,18 +29,11 @@ beforeAll(async () => {
     '/big.pdf': { type: 'application/pdf', body: await makeLongPdf(300) },
     '/tall': { type: 'text/html; charset=utf-8', body: TALL_PAGE },
   };
-  server = http.createServer((req, res) => {
-    const route = routes[req.url ?? ''];
-    if (!route) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': route.type }).end(route.body);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  files = await startFileServer(routes);
+  site = files.origin;
 });
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await files?.close();
 });
 
 function expectThreePagesParsed(data: { markdown: string; metadata: Record<string, unknown> }) {

@@ -25,3 +25,18 @@ export async function startPageServer(pages: Record<string, string>, title?: str
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A site of fixed responses by path (query included), each with its content type; unknown paths are 404. */
+export async function startFileServer(routes: Record<string, { type: string; body: Buffer | string }>): Promise<PageServer> {
+  const server = http.createServer((req, res) => {
+    const route = routes[req.url ?? ''];
+    if (!route) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': route.type }).end(route.body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
