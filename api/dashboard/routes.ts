@@ -11,7 +11,7 @@ import { listApiKeys } from '../../db/repositories/api-keys.js';
 import { listFailedDocuments, listRobotsBlockedUrls } from '../../db/repositories/crawl-read.js';
 import { listDailyCredits, listDailyTokens } from '../../db/repositories/daily-usage.js';
 import { findLiveJob, listJobs, readJobTotals } from '../../db/repositories/job-list.js';
-import { findMonitor, listTeamMonitors, monitorPageHistory } from '../../db/repositories/monitors.js';
+import { findMonitor, listTeamMonitors } from '../../db/repositories/monitors.js';
 import { listRefusalTotals } from '../../db/repositories/refusals.js';
 import { findTeamById, listTeams } from '../../db/repositories/teams.js';
 import { listTraceEvents } from '../../db/repositories/agent-runs.js';
@@ -168,8 +168,8 @@ export function dashboardRoutes(deps: AppDeps): Router {
     const id = String(req.params.monitorId);
     const monitor = z.uuid().safeParse(id).success ? await findMonitor(deps.db, id) : undefined;
     if (!monitor || !canSeeTeam(viewerOf(res), monitor.team_id)) return notFound(res);
-    const [team, history] = await Promise.all([findTeamById(deps.db, monitor.team_id), monitorPageHistory(deps.db, monitor.id)]);
-    send(res, { title: monitor.name, section: 'teams' }, monitorPage(base!, monitor, team?.name ?? '', adaptiveView(monitor, history)));
+    const [team, urls] = await Promise.all([findTeamById(deps.db, monitor.team_id), adaptiveView(deps.db, monitor)]);
+    send(res, { title: monitor.name, section: 'teams' }, monitorPage(base!, monitor, team?.name ?? '', urls));
   });
 
   router.get(`${base}/teams/:teamId`, viewer, (req, res) => renderTeam(req, res));

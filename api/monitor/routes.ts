@@ -18,7 +18,7 @@ import {
   updateMonitor,
   type MonitorRow,
 } from '../../db/repositories/monitors.js';
-import { monitorPageHistory, setCheckFailed } from '../../db/repositories/monitors.js';
+import { setCheckFailed } from '../../db/repositories/monitors.js';
 import { creditsPerCheck, type StoredTarget } from '../../lib/monitor/plan.js';
 import type { ResolvedSchedule } from '../../lib/monitor/schedule.js';
 import type { MonitorCheckWorkflowInput } from '../../workflows/monitor-check.js';
@@ -114,7 +114,7 @@ export function monitorRoutes(deps: AppDeps): Router {
 
   router.get('/v2/monitor/:id', ...read, async (req, res) => {
     const monitor = await requireMonitor(deps, req, res);
-    const urls = adaptiveView(monitor, await monitorPageHistory(deps.db, monitor.id));
+    const urls = await adaptiveView(deps.db, monitor);
     res.json({ success: true, data: { ...monitorView(monitor, llm), ...(urls && { adaptive: { urls } }) } });
   });
 

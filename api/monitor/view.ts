@@ -2,7 +2,8 @@
  * Monitors, checks and check pages as Firecrawl's v2 API shapes them (Monitor, MonitorCheck,
  * MonitorCheckPage in its OpenAPI document), from their rows.
  */
-import type { MonitorCheckRow, MonitorRow } from '../../db/repositories/monitors.js';
+import type { Db } from '../../db/connect.js';
+import { monitorPageHistory, type MonitorCheckRow, type MonitorRow } from '../../db/repositories/monitors.js';
 import type { MonitorCheckPageTable } from '../../db/schema.js';
 import { targetCadences, type PageHistoryRow } from '../../lib/monitor/adaptive.js';
 import { nextRunAt, type ResolvedSchedule } from '../../lib/monitor/schedule.js';
@@ -44,9 +45,11 @@ export function monitorView(row: MonitorRow, llmConfigured: boolean): Record<str
  * An adaptive monitor's pace per URL of its scrape targets (lib/monitor/adaptive.ts): the interval
  * the evidence calls for, the evidence, and whether the next check fetches it.
  */
-export function adaptiveView(row: MonitorRow, history: { currentTick: number; pages: PageHistoryRow[] }): Record<string, unknown>[] | undefined {
+export async function adaptiveView(db: Db, row: MonitorRow): Promise<Record<string, unknown>[] | undefined> {
   const { adaptive } = row.schedule as unknown as ResolvedSchedule;
+  // Only an adaptive monitor's reads pay for its history.
   if (!adaptive) return undefined;
+  const history: { currentTick: number; pages: PageHistoryRow[] } = await monitorPageHistory(db, row.id);
   return (row.targets as unknown as StoredTarget[]).flatMap(({ target, plan }) => {
     if (plan.kind !== 'batch_scrape') return [];
     const next = history.currentTick + 1;
