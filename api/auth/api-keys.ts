@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../lib/hash.js';
 
 /** Endpoint classes a key can be limited to (`keys create --scopes`). */
 export const SCOPES = ['scrape', 'crawl', 'map', 'search', 'extract', 'agent', 'usage', 'admin'] as const;
@@ -10,7 +11,7 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 export function keyPrefix(key: string): string {

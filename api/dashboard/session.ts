@@ -8,10 +8,11 @@
  * the cookie holds a random nonce and the form its HMAC under a server secret, so a pair the
  * client makes up (a cookie planted from a sibling subdomain and a matching field) is refused.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { findActiveKeyOwner } from '../../db/repositories/api-keys.js';
 import { deleteSession, findSession, insertSession, setSessionFlash } from '../../db/repositories/dashboard-sessions.js';
+import { sha256Hex } from '../../lib/hash.js';
 import { hashApiKey, keyAllows } from '../auth/api-keys.js';
 import type { AppDeps } from '../deps.js';
 import { noteKeyUse } from '../middleware/auth.js';
@@ -25,7 +26,6 @@ export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export function sameToken(a: unknown, b: string): boolean {
   if (typeof a !== 'string' || a.length !== b.length) return false;
@@ -71,14 +71,14 @@ export async function signIn(deps: AppDeps, base: string, req: Request, res: Res
 async function openSession(deps: AppDeps, base: string, req: Request, res: Response, apiKeyId: string | null): Promise<string> {
   const token = randomToken();
   const csrfToken = randomToken();
-  await insertSession(deps.db, { tokenHash: sha256(token), apiKeyId, csrfToken, expiresAt: new Date(Date.now() + SESSION_HOURS * 3_600_000) });
+  await insertSession(deps.db, { tokenHash: sha256Hex(token), apiKeyId, csrfToken, expiresAt: new Date(Date.now() + SESSION_HOURS * 3_600_000) });
   setCookie(req, res, base, SESSION_COOKIE, token);
   return csrfToken;
 }
 
 export async function signOut(deps: AppDeps, base: string, req: Request, res: Response): Promise<void> {
   const token = readCookie(req, SESSION_COOKIE);
-  if (token) await deleteSession(deps.db, sha256(token));
+  if (token) await deleteSession(deps.db, sha256Hex(token));
   res.clearCookie(SESSION_COOKIE, { path: base });
 }
 
@@ -89,7 +89,7 @@ export async function signOut(deps: AppDeps, base: string, req: Request, res: Re
 export function requireViewer(deps: AppDeps, base: string): RequestHandler {
   return async (req, res, next) => {
     const token = readCookie(req, SESSION_COOKIE);
-    const tokenHash = token ? sha256(token) : undefined;
+    const tokenHash = token ? sha256Hex(token) : undefined;
     const session = tokenHash ? await findSession(deps.db, tokenHash) : undefined;
     const authOff = deps.config.auth === 'none';
     if (!session || (session.apiKeyId === null && !authOff)) {
