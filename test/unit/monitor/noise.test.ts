@@ -59,3 +59,15 @@ describe('noise-aware change detection', () => {
     expect(differsBeyondNoise(a, b)).toBe(true);
   });
 });
+
+describe('noise patterns on hostile page text', () => {
+  // A long run of spaces after a number, then no counting word: the old counter pattern let
+  // `[\d,.\s]*` and `\s+` compete for the spaces (quadratic); the ad pattern did the same with its
+  // leading `\s*` and `[*_#>\s-]*`. The test's own timeout is the bound, not a stopwatch.
+  it.each([
+    ['a number followed by 300,000 spaces', `1${' '.repeat(300_000)}x`],
+    ['300,000 spaces before an ad label that is not one', `${' '.repeat(300_000)}adx`],
+  ])('masks %s in one pass', (_what, text) => {
+    expect(differsBeyondNoise(text, `${text}y`)).toBe(true);
+  });
+});
