@@ -6,6 +6,7 @@ import type { ModelClient } from '../llm/model-client.js';
 import type { SearchProvider } from './search/provider.js';
 import type { Mailer } from './monitor/mailer.js';
 import type { RiskClassifier } from './threat/classifier.js';
+import type { LiveSessions } from './browser/live-sessions.js';
 
 /** Where a worker counts the pages it scrapes (worker/telemetry.ts). */
 export interface PageMetrics {
@@ -35,4 +36,8 @@ export interface ActivityDeps {
   mediaRetentionHours?: number;
   /** SMTP_URL's mailer, for monitors' email notifications (activities/monitor/email.ts). */
   mailer?: Mailer;
+  /** The worker's live browser sessions (activities/browser/live-sessions.ts); without them it opens none. */
+  liveSessions?: LiveSessions;
+  /** BROWSER_PROFILE_KEY: seals browser profiles at rest; without it profiles are refused. */
+  profileKey?: Buffer;
 }

@@ -4,6 +4,8 @@
  * workflows/activities.ts.
  */
 import { createAgentActivities } from './agent/run.js';
+import { createExecuteInSessionActivity } from './browser/execute.js';
+import { createBrowserSessionActivities } from './browser/session.js';
 import { createCrawlPageActivity } from './crawl-page.js';
 import { createCrawlSliceActivity } from './crawl-slice.js';
 import { createDeliverWebhookActivity } from './deliver-webhook.js';
@@ -48,6 +50,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createMonitorCheckActivities(deps),
     runMonitorSearch: createMonitorSearchActivity(deps),
     sendMonitorEmail: createMonitorEmailActivity(deps),
+    ...createBrowserSessionActivities(deps),
+    executeInBrowserSession: createExecuteInSessionActivity(deps),
   };
 }
 

@@ -14,6 +14,7 @@ import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
 import { searchRoutes } from './search/routes.js';
 import { agentRoutes } from './agent/routes.js';
+import { browserRoutes } from './browser/routes.js';
 import { agentThreadRoutes } from './agent/threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';
@@ -55,6 +56,7 @@ export function createApp(appDeps: AppDeps): express.Express {
   app.use(searchRoutes(deps));
   app.use(agentThreadRoutes(deps));
   app.use(agentRoutes(deps));
+  app.use(browserRoutes(deps));
   app.use(monitorRoutes(deps));
   app.use(threatProtectionRoutes(deps));
   app.use(jobCancelRoutes(deps));

@@ -46,6 +46,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   MAP_TIMEOUT: 408,
   JOB_TIMEOUT: 408,
   CONFLICT: 409,
+  // A browser session that ended (Firecrawl's 410 for a destroyed one), or whose worker died.
+  SESSION_ENDED: 410,
+  SESSION_LOST: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SCRAPE_UNSUPPORTED_FILE_ERROR: 415,

@@ -293,7 +293,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
     const contextOptions = contextOptionsFor(pageOptions, launched.desktopUserAgent, proxyServer);
     const blockAds = Boolean(pageOptions.blockAds && opts.contentBlocker);
-    const key = contextKeyOf(contextOptions, blockAds);
+    const key = contextKeyOf(contextOptions, blockAds, pageOptions.dedicated);
     // openContexts counts this call, which holds no page yet.
     const full = launched.openContexts - 1 + launched.warm.length >= opts.maxConcurrentPages;
     const warm = key === undefined ? undefined : (takeWarm(launched, key) ?? (full ? await awaitResetting(launched, key, signal) : undefined));
@@ -312,7 +312,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         await bounded(installContentBlocker(context, opts.contentBlocker!), { ...bound, what: 'installing the content blocker' });
       }
       const opened = await bounded(openWarmPage(context, key ?? '', contextOptions.viewport ?? null), { ...bound, what: 'opening a page' });
-      if (key === undefined) opened.spoiled = 'its context has an upstream proxy';
+      if (key === undefined) opened.spoiled = 'its context is not shared (an upstream proxy, a profile, or a dedicated page)';
       return opened;
     } catch (err) {
       await closeContext(context, launched);

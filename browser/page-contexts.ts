@@ -34,17 +34,19 @@ export function contextOptionsFor(options: PageOptions, defaultUserAgent: string
     serviceWorkers: 'block',
     // Downloads would land on local disk with no size bound; the navigation fails instead.
     acceptDownloads: false,
+    ...(options.storageState && { storageState: options.storageState }),
   };
 }
 
 /**
  * The pool a page's context belongs to: everything fixed at context creation (user agent,
  * viewport, device emulation, locale, time zone, TLS errors) plus whether the content blocker is
- * installed, which cannot be taken off again. Undefined for a page with an upstream proxy: those
- * are rare, each upstream would need contexts of its own, and a fresh context costs only time.
+ * installed, which cannot be taken off again. Undefined for a context no other call may reuse: one
+ * with an upstream proxy (rare, and each upstream would need contexts of its own), one started
+ * from a profile, and a dedicated one (PageOptions.dedicated).
  */
-export function contextKeyOf(options: BrowserContextOptions, blockAds: boolean): string | undefined {
-  if (options.proxy) return undefined;
+export function contextKeyOf(options: BrowserContextOptions, blockAds: boolean, dedicated = false): string | undefined {
+  if (options.proxy || options.storageState || dedicated) return undefined;
   const { userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId } = options;
   return JSON.stringify([userAgent, viewport, deviceScaleFactor, isMobile, hasTouch, ignoreHTTPSErrors, locale, timezoneId, blockAds]);
 }

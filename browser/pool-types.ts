@@ -2,7 +2,7 @@
  * The browser pool's public shape: its options, the options of one page, its statistics, and the
  * content blocker it applies to pages opened with `blockAds`. The pool itself is browser-pool.ts.
  */
-import type { CDPSession, Frame, Page } from 'playwright-core';
+import type { BrowserContextOptions, CDPSession, Frame, Page } from 'playwright-core';
 import type { Logger } from '../lib/log.js';
 
 /** A request the content blocker is asked about. */
@@ -131,6 +131,18 @@ export interface PageOptions {
    * @default false
    */
   blockAds?: boolean;
+  /**
+   * Cookies and localStorage the context starts with (a browser profile). Such a context is never
+   * reused: it is closed after the call, so one request's profile cannot reach another's page.
+   * @default undefined (an empty context)
+   */
+  storageState?: Exclude<BrowserContextOptions['storageState'], string>;
+  /**
+   * Close the context after the call instead of resetting it for another: for callers that change
+   * it in ways the reset does not undo (a live session, driven by its user's code).
+   * @default false
+   */
+  dedicated?: boolean;
   /**
    * Aborting it leaves the queue, or closes the page and makes `withPage` reject with the
    * signal's reason.

@@ -9,5 +9,6 @@ export function browserRequiredBy(options: ScrapeOptions, outputs: PageOutputs):
   if (options.actions && options.actions.length > 0) return 'actions';
   if (options.waitFor > 0) return 'waitFor';
   if (options.mobile) return 'mobile';
+  if (options.profile) return 'profile';
   return undefined;
 }

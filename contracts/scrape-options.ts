@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { selectorProblem } from '../lib/patterns/css.js';
+import { browserProfileSchema } from './browser-profile.js';
 import { globProblem } from '../lib/patterns/glob.js';
 import { auditMetadataSchema, domainToolsSchema, toolDetailSchema } from './cloud-only.js';
 import { NOISE_CATEGORIES } from './change-detection.js';
@@ -301,6 +302,7 @@ export const scrapeOptionsShape = {
   domainTools: domainToolsSchema,
   toolDetail: toolDetailSchema,
   auditMetadata: auditMetadataSchema,
+  profile: browserProfileSchema.optional(),
 };
 
 export const scrapeOptionsSchema = z.strictObject(scrapeOptionsShape).superRefine(checkWaitForWithinTimeout);

@@ -29,7 +29,7 @@ export interface ApiKeyTable {
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export const JOB_KINDS = ['scrape', 'crawl', 'batch_scrape', 'map', 'extract', 'search', 'agent'] as const;
+export const JOB_KINDS = ['scrape', 'crawl', 'batch_scrape', 'map', 'extract', 'search', 'agent', 'browser'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATUSES = ['scraping', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -214,6 +214,49 @@ export interface ParseUploadTable {
   /** False until a two-step upload's PUT has stored the bytes. */
   received: Generated<boolean>;
   created_at: CreatedAt;
+}
+
+export const BROWSER_SESSION_STATUSES = ['active', 'destroyed', 'lost'] as const;
+export type BrowserSessionStatus = (typeof BROWSER_SESSION_STATUSES)[number];
+
+/** A live browser session (workflows/browser-session.ts); its job row (kind `browser`) has the same id. */
+export interface BrowserSessionTable {
+  id: string;
+  team_id: string;
+  /** The scrape a `POST /v2/scrape/{id}/interact` session continues; null for a standalone one. */
+  scrape_id: string | null;
+  ttl_s: number;
+  activity_ttl_s: number;
+  profile_name: string | null;
+  save_changes: Generated<boolean>;
+  /** `lost`: its worker died; the session ended with SESSION_LOST. */
+  status: ColumnType<BrowserSessionStatus, BrowserSessionStatus | undefined, BrowserSessionStatus>;
+  /** A prompt ran in it: its time is billed at the interact rate (lib/credits.ts). */
+  used_prompt: Generated<boolean>;
+  created_at: CreatedAt;
+  last_activity_at: ColumnType<Date, Date | undefined, Date>;
+  ended_at: Timestamp | null;
+  end_reason: string | null;
+  duration_ms: ColumnType<number | null, never, number | null>;
+  credits_billed: number | null;
+}
+
+/** One screenshot per execute, served by GET /v2/browser/{id}/replay. */
+export interface BrowserSessionFrameTable {
+  session_id: string;
+  seq: number;
+  at: CreatedAt;
+  page_url: string;
+  action: string;
+  image: Buffer;
+}
+
+/** A team's browser profile: cookies and localStorage, sealed with BROWSER_PROFILE_KEY. */
+export interface BrowserProfileTable {
+  team_id: string;
+  name: string;
+  sealed: Buffer;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** A team's cached copy of a page; see db/repositories/page-cache.ts for the bounds. */
@@ -452,6 +495,9 @@ export interface Database {
   concurrency_slots: ConcurrencySlotTable;
   media: MediaTable;
   parse_uploads: ParseUploadTable;
+  browser_sessions: BrowserSessionTable;
+  browser_session_frames: BrowserSessionFrameTable;
+  browser_profiles: BrowserProfileTable;
   page_cache: PageCacheTable;
   page_cache_totals: PageCacheTotalTable;
   change_snapshots: ChangeSnapshotTable;

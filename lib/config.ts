@@ -20,6 +20,8 @@
  * | ALLOW_PRIVATE_NETWORK | false | allow loopback/private targets (local use and tests) |
  * | CHROMIUM_PATH | /usr/bin/chromium | Chromium executable for the browser engine |
  * | BROWSER_PAGES_PER_WORKER | 4 | concurrent browser pages per worker |
+ * | BROWSER_SESSIONS_PER_WORKER | 8 | live browser sessions (`/v2/browser`, interact) a worker holds at once, in a Chromium of their own |
+ * | BROWSER_PROFILE_KEY | (none: profiles refused) | 32 bytes (64 hex digits or base64) that seal browser profiles at rest; `npm start` makes one in .cache/ |
  * | WORKER_ACTIVITY_SLOTS | 32 | concurrent activities per worker (plain-HTTP pages need no browser slot) |
  * | WORKER_HTML_THREADS | cores − 1, at least 1 | threads a worker converts HTML on; 0 converts on its main thread |
  * | MAX_REQUEST_BODY_BYTES | 10485760 | largest accepted JSON body |
@@ -55,6 +57,7 @@
  */
 import { z } from 'zod';
 import { loadProxyConfig, type ProxyConfig } from './proxy-config.js';
+import { parseSealKey, sealKeyProblem } from './sealed-box.js';
 import type { TemporalSettings } from './temporal-connection.js';
 
 const bool = z
@@ -83,6 +86,12 @@ const envSchema = z.object({
   ALLOW_PRIVATE_NETWORK: bool.default(false),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   BROWSER_PAGES_PER_WORKER: z.coerce.number().int().min(1).max(64).default(4),
+  BROWSER_SESSIONS_PER_WORKER: z.coerce.number().int().min(1).max(256).default(8),
+  BROWSER_PROFILE_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .refine((v) => v === undefined || sealKeyProblem(v) === undefined, { message: 'must be 32 bytes, as 64 hex digits or base64' }),
   WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
   WORKER_HTML_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   WORKFLOW_BUNDLE: z.string().min(1).optional(),
@@ -126,7 +135,7 @@ export interface Config {
   auth: 'keys' | 'none';
   rateLimitWindowSeconds: number;
   allowPrivateNetwork: boolean;
-  browser: { executablePath: string; pagesPerWorker: number };
+  browser: { executablePath: string; pagesPerWorker: number; sessionsPerWorker: number; profileKey?: Buffer };
   /** htmlThreads: unset picks scraper/html/transform-pool.ts's default. */
   worker: { activitySlots: number; htmlThreads?: number; workflowBundle?: string };
   crawl: { pagesPerRun: number };
@@ -254,7 +263,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     auth: e.AUTH,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
-    browser: { executablePath: e.CHROMIUM_PATH, pagesPerWorker: e.BROWSER_PAGES_PER_WORKER },
+    browser: {
+      executablePath: e.CHROMIUM_PATH,
+      pagesPerWorker: e.BROWSER_PAGES_PER_WORKER,
+      sessionsPerWorker: e.BROWSER_SESSIONS_PER_WORKER,
+      ...(e.BROWSER_PROFILE_KEY && { profileKey: parseSealKey(e.BROWSER_PROFILE_KEY) }),
+    },
     worker: { activitySlots: e.WORKER_ACTIVITY_SLOTS, htmlThreads: e.WORKER_HTML_THREADS, workflowBundle: e.WORKFLOW_BUNDLE },
     crawl: { pagesPerRun: e.CRAWL_PAGES_PER_RUN },
     results: { retentionHours: e.RESULT_RETENTION_HOURS },

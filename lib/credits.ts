@@ -104,3 +104,14 @@ export function clampPagesToCredits(requested: number, remainingCredits: number)
 /** Shown by a crawl or batch that stopped because the team ran out of credits part way. */
 export const CREDITS_EXHAUSTED_WARNING =
   'The team ran out of credits: the job stopped early and kept the pages scraped so far.';
+
+/**
+ * A browser session's time, as Firecrawl bills it: 120 credits an hour (2 a minute), 420 once a
+ * prompt ran in it; prorated, rounded up, and never less than a minute's worth.
+ */
+export const BROWSER_SESSION_CREDITS_PER_HOUR = Object.freeze({ code: 120, prompt: 420 });
+
+export function browserSessionCredits(durationMs: number, usedPrompt: boolean): number {
+  const perHour = usedPrompt ? BROWSER_SESSION_CREDITS_PER_HOUR.prompt : BROWSER_SESSION_CREDITS_PER_HOUR.code;
+  return Math.max(Math.ceil(perHour / 60), Math.ceil((Math.max(0, durationMs) / 3_600_000) * perHour));
+}

@@ -11,6 +11,7 @@
  *   takes copies up to two years old unless maxAge says otherwise (Firecrawl's default, so every
  *   copy kept is eligible), minAge copies at least that old and, without maxAge, of any age.
  * - A zero-data-retention page may read the team's copies but never stores one.
+ * - A page scraped with a browser profile is that profile's view (its cookies), so it bypasses too.
  */
 import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
@@ -31,7 +32,7 @@ export type PageCachePolicy =
 
 export type PageCachePolicyOptions = Pick<
   ScrapeOptions,
-  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy' | 'zeroDataRetention'
+  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy' | 'zeroDataRetention' | 'profile'
 >;
 
 export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<PageOutputs, 'changeTracking'>): PageCachePolicy {
@@ -40,6 +41,7 @@ export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<P
     Boolean(options.actions?.length) ||
     Object.keys(options.headers ?? {}).length > 0 ||
     options.proxy === 'stealth' ||
+    options.profile !== undefined ||
     Boolean(outputs.changeTracking);
   if (bypass) return { mode: 'bypass' };
   if (options.lockdown) {

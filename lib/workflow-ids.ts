@@ -4,7 +4,7 @@
  *
  * | id | what |
  * |---|---|
- * | `<kind>-<jobId>` (`scrape-`, `crawl-`, `batch-`, `map-` …) | a job, a monitor target's job too |
+ * | `<kind>-<jobId>` (`scrape-`, `crawl-`, `batch-`, `map-`, `browser-` …) | a job, a monitor target's job too; `browser-` is a live browser session |
  * | `<parent workflow id>-sub-<step>` | a sub-agent, under the agent that spawned it at that step |
  * | `monitor-<monitorId>` | a monitor's Schedule; its checks `monitor-<monitorId>-check-<start time>` |
  * | `monitor-<monitorId>-check-<checkId>` | a check started by `POST /v2/monitor/{id}/run` |
@@ -23,6 +23,7 @@ const JOB_PREFIX: Record<JobKind, string> = {
   extract: 'extract',
   search: 'search',
   agent: 'agent',
+  browser: 'browser',
 };
 
 export function jobWorkflowId(kind: JobKind, jobId: string): string {
@@ -57,3 +58,4 @@ export function purgeRunWorkflowId(taskQueue: string): string {
 export function paramsPreviewWorkflowId(previewId: string): string {
   return `params-preview-${previewId}`;
 }
+

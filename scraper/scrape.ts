@@ -23,7 +23,7 @@ import type { PdfContent } from './pdf/pdf-content.js';
 import { convertFile, KIND_TYPES, unsupported } from './files/convert.js';
 import { hasZipMagic, imageType, sniffFile } from './files/sniff.js';
 import { sha256Hex } from '../lib/hash.js';
-import type { FetchRequest, FetchedPage, RedirectHop, TransformOptions } from './types.js';
+import type { FetchRequest, FetchedPage, ProfileState, RedirectHop, TransformOptions } from './types.js';
 
 export interface ScraperDeps {
   browser: BrowserPool;
@@ -57,6 +57,8 @@ export interface ScrapeRequest {
   conditional?: PageValidators;
   /** An uploaded file (POST /v2/parse): converted as it is, nothing is fetched. */
   file?: UploadedFile;
+  /** `options.profile`, loaded by the caller: see BrowserFetchRequest.profile. */
+  profile?: ProfileState;
 }
 
 export interface UploadedFile {
@@ -116,6 +118,7 @@ async function fetchTarget(req: ScrapeRequest, deps: ScraperDeps): Promise<{ pag
         screenshot: shot && { fullPage: shot.fullPage, quality: shot.quality, viewport: shot.viewport },
         branding: outputs.branding,
         actions: options.actions,
+        profile: req.profile,
       });
     };
     if (browserRequiredBy(options, outputs)) return renderInBrowser();

@@ -1,3 +1,4 @@
+import type { BrowserContextOptions } from 'playwright-core';
 /**
  * Contracts between the parts of the scraper: engines fetch a page, the HTML pipeline turns it
  * into a Document, and the scrape activity stores the Document and hands back its id.
@@ -88,6 +89,14 @@ export interface BrowserFetchRequest extends FetchRequest {
   actions?: Action[];
   /** Read the page's design tokens (engines/branding.ts) once it is captured. */
   branding?: boolean;
+  /** A browser profile: the context starts from its cookies and storage, and `save` gets them back after the capture. */
+  profile?: ProfileState;
+}
+
+/** Playwright's storage state of a browser profile, and where to save it (activities/browser/profiles.ts). */
+export interface ProfileState {
+  state?: Exclude<BrowserContextOptions['storageState'], string>;
+  save?: (state: Exclude<BrowserContextOptions['storageState'], string | undefined>) => Promise<void>;
 }
 
 /** Page metadata as Firecrawl returns it: known keys plus every other meta tag verbatim. */

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@temporalio/common';
 import { bundleWorkflowCode, type NativeConnection, Worker } from '@temporalio/worker';
@@ -72,5 +74,28 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     // Pages in flight get time to finish on a graceful stop; a crash is covered by heartbeats.
     shutdownGraceTime: '20s',
     interceptors: { activity: [jobLogAttributes], ...(!options.workflowBundle && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
+  });
+}
+
+/** A worker's own task queue, `<task queue>-sessions-<host>-<pid>-<random>`: unique per process, readable in the Temporal UI. */
+export function sessionTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-sessions-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The worker's own task queue, for the activities of the browser sessions it holds: only this
+ * process polls it, so an activity sent there reaches the page in this process's memory. No
+ * workflows run on it.
+ */
+export async function createSessionWorker(options: Pick<CreateWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: options.activities,
+    // A session runs one execute at a time; closes and holds are cheap.
+    maxConcurrentActivityTaskExecutions: 256,
+    shutdownGraceTime: '5s',
+    interceptors: { activity: [jobLogAttributes] },
   });
 }

@@ -16,7 +16,9 @@ import { createModelClient } from '../llm/model-client.js';
 import { createSearchProvider } from '../activities/search/providers/registry.js';
 import { createSmtpMailer } from '../activities/monitor/mailer.js';
 import { createRiskClassifier } from '../activities/threat/classifier.js';
-import { BUILT_WORKFLOW_BUNDLE, createWorker, readWorkflowBundle } from './create-worker.js';
+import { BUILT_WORKFLOW_BUNDLE, createSessionWorker, createWorker, readWorkflowBundle, sessionTaskQueue } from './create-worker.js';
+import { createLiveSessions } from '../activities/browser/live-sessions.js';
+import { createSandbox } from '../sandbox/client.js';
 import { ensureSchedules } from './schedules.js';
 import { createWorkerMetrics, installRuntime } from './telemetry.js';
 import { findFreePort } from '../lib/ports.js';
@@ -49,6 +51,16 @@ async function main(): Promise<void> {
     proxyServerFor: guard.urlFor,
     contentBlocker,
   });
+  // Live sessions get a Chromium of their own: a tenant's long session never holds a scrape's page.
+  const sessionBrowser = createBrowserPool({
+    executablePath: config.browser.executablePath,
+    maxConcurrentPages: config.browser.sessionsPerWorker,
+    proxyServer: guard.url,
+    proxyServerFor: guard.urlFor,
+    contentBlocker,
+  });
+  const sandbox = createSandbox();
+  const liveSessions = createLiveSessions({ browser: sessionBrowser, sandbox, taskQueue: sessionTaskQueue(config.temporal.taskQueue) });
   const threads = config.worker.htmlThreads ?? defaultTransformThreads();
   const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
   const metrics = createWorkerMetrics(browser);
@@ -56,11 +68,7 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const bundlePath = config.worker.workflowBundle ?? BUILT_WORKFLOW_BUNDLE;
   try {
-    const worker = await createWorker({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      activities: createActivities({
+    const activities = createActivities({
         db,
         browser,
         allowPrivateNetwork: config.allowPrivateNetwork,
@@ -73,18 +81,27 @@ async function main(): Promise<void> {
         threatClassifier: createRiskClassifier(config.threat),
         mailer: config.smtp ? createSmtpMailer(config.smtp) : undefined,
         pageMetrics: metrics.pages,
-      }),
+        liveSessions,
+        profileKey: config.browser.profileKey,
+      });
+    const worker = await createWorker({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      activities,
       maxConcurrentActivities: config.worker.activitySlots,
       workflowBundle: bundlePath ? await readWorkflowBundle(bundlePath) : undefined,
     });
+    const sessionWorker = await createSessionWorker({ connection, namespace: config.temporal.namespace, taskQueue: liveSessions.taskQueue, activities });
     await ensureSchedules(config.temporal);
-    log.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker: started');
-    // The Temporal runtime turns SIGINT/SIGTERM into worker.shutdown(); run() resolves after it.
-    await worker.run();
+    log.info({ taskQueue: config.temporal.taskQueue, sessionTaskQueue: liveSessions.taskQueue, address: config.temporal.address }, 'worker: started');
+    // The Temporal runtime turns SIGINT/SIGTERM into shutdown() of both; run() resolves after it.
+    await Promise.all([worker.run(), sessionWorker.run()]);
     log.info('worker: stopped');
   } finally {
     metricsServer?.close();
-    await browser.close();
+    liveSessions.closeAll();
+    await Promise.all([browser.close(), sessionBrowser.close(), sandbox.close()]);
     await htmlThreads?.close();
     // Its thread would keep the process alive after everything else closed.
     await stopOcr();

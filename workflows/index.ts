@@ -9,3 +9,4 @@ export { extractWorkflow } from './extract.js';
 export { searchWorkflow } from './search.js';
 export { agentWorkflow, subAgentWorkflow } from './agent.js';
 export { monitorCheckWorkflow } from './monitor-check.js';
+export { browserSessionWorkflow } from './browser-session.js';

@@ -9,6 +9,9 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 import { pageCacheKey } from '../../lib/page-cache-key.js';
 import { pageCachePolicy } from '../../lib/page-cache-policy.js';
 import { scrapeUrl, type ScrapeOutcome, type ScrapeRequest } from '../../scraper/scrape.js';
+import type { ProfileState } from '../../scraper/types.js';
+import type { StorageState } from '../browser/live-sessions.js';
+import { loadProfile, saveProfile } from '../browser/profiles.js';
 import type { ActivityDeps } from '../deps.js';
 
 export interface PageOwner {
@@ -46,7 +49,7 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
   }
   if (cacheOnly) throw cacheMiss(cacheOnly.by);
 
-  const outcome = await scrapeUrl(req, deps);
+  const outcome = await scrapeUrl({ ...req, profile: await profileOf(req, deps, owner.teamId) }, deps);
   let cacheCopy: CacheCopy | undefined;
   if (cacheKey && policy.mode === 'use') {
     const cachedAt = new Date();
@@ -63,6 +66,20 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
   }
 
   return { outcome, cacheCopy };
+}
+
+/** `options.profile`: the team's saved state to start from, and where to save it back. */
+async function profileOf(req: ScrapeRequest, deps: ActivityDeps, teamId: string): Promise<ProfileState | undefined> {
+  const profile = req.options.profile;
+  if (!profile) return undefined;
+  return {
+    state: await loadProfile(deps.db, deps.profileKey, teamId, profile.name),
+    ...(profile.saveChanges && {
+      save: async (state: StorageState) => {
+        await saveProfile(deps.db, deps.profileKey, teamId, profile.name, state);
+      },
+    }),
+  };
 }
 
 async function uploadedFile(deps: ActivityDeps, teamId: string, uploadId: string) {

@@ -106,6 +106,8 @@ function pageOptionsFor(req: BrowserFetchRequest, signal: AbortSignal): PageOpti
     locale: req.location && localeFor(req.location),
     timezoneId: req.location && timezoneForCountry(req.location.country),
     extraHTTPHeaders: headers,
+    // A profiled context is closed after the scrape, never reset for another request.
+    ...(req.profile && { dedicated: true, ...(req.profile.state && { storageState: req.profile.state }) }),
     signal,
   };
 }
@@ -478,7 +480,12 @@ export async function fetchWithBrowser(pool: BrowserPool, req: BrowserFetchReque
   const deadline = deadlineSignal(req.signal, budget);
   const { signal } = deadline;
   try {
-    return await pool.withPage(pageOptionsFor(req, signal), (page, cdp) => render(page, cdp, req, signal));
+    return await pool.withPage(pageOptionsFor(req, signal), async (page, cdp) => {
+      const rendered = await render(page, cdp, req, signal);
+      // Saved from the page's own context: what the scrape and its actions left behind.
+      if (req.profile?.save) await req.profile.save(await page.context().storageState());
+      return rendered;
+    });
   } catch (err) {
     if (signal.aborted) throw timeoutError(req, err);
     const mapped = await toScrapeError(err, req, signal).catch((inner: unknown) => {

@@ -36,6 +36,8 @@ export const E2E_ENV = {
   // Small runs, so continue-as-new happens inside ordinary crawl tests.
   CRAWL_PAGES_PER_RUN: '25',
   RATE_LIMIT_WINDOW_SECONDS: String(E2E_RATE_LIMIT_WINDOW_SECONDS),
+  // Browser profiles are sealed with it; a fixed test key, never a real one.
+  BROWSER_PROFILE_KEY: '0'.repeat(64),
 };
 
 interface SharedStack {

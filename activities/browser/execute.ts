@@ -1,0 +1,130 @@
+/**
+ * One execute in a live session, on the worker that holds it: `bash` (agent-browser commands,
+ * parsed, no shell), `node` (the sandbox, with `page` bridged to an allowlist), or a `prompt` (the
+ * model picks browser actions, a bounded loop). The page ends each execute as a replay frame.
+ */
+import { touchBrowserSession, insertReplayFrame, nextFrameSeq } from '../../db/repositories/browser-sessions.js';
+import { CommandRefused, parseAgentBrowser } from '../../browser/interact/agent-browser.js';
+import type { BrowserOp } from '../../browser/interact/op.js';
+import { runOp, type OpContext } from '../../browser/interact/ops.js';
+import { bridgeCall } from '../../browser/interact/page-bridge.js';
+import { snapshot } from '../../browser/interact/snapshot.js';
+import { decideBrowserStep } from '../../llm/browser-step.js';
+import { NonRetryablePageError } from '../../lib/errors.js';
+import { atActivityBoundary } from '../boundary.js';
+import type { ActivityDeps } from '../deps.js';
+import type { Sandbox } from '../../sandbox/client.js';
+import type { LiveSession } from './live-sessions.js';
+import { requireLiveSession } from './session.js';
+
+export interface ExecuteInput {
+  sessionId: string;
+  teamId: string;
+  language: 'node' | 'bash';
+  code?: string;
+  prompt?: string;
+  timeoutMs: number;
+}
+
+/** Firecrawl's execute response fields. */
+export interface ExecuteResult {
+  stdout: string;
+  stderr: string;
+  result?: string;
+  exitCode: number;
+  killed: boolean;
+  truncated?: boolean;
+  /** A prompt's answer. */
+  output?: string;
+}
+
+/** Model steps one prompt may take. */
+export const MAX_PROMPT_STEPS = 12;
+const OUTPUT_BYTES = 1024 * 1024;
+
+function opContext(session: LiveSession, deadline: number): OpContext {
+  return { page: session.page, signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())), remainingMs: () => Math.max(1, deadline - Date.now()) };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
+
+async function runCommands(ctx: OpContext, ops: BrowserOp[], frames: Buffer[]): Promise<ExecuteResult> {
+  const lines: string[] = [];
+  for (const op of ops) {
+    try {
+      const { output, screenshot } = await runOp(ctx, op);
+      if (screenshot) frames.push(screenshot);
+      lines.push(output);
+    } catch (err) {
+      return { stdout: lines.join('\n'), stderr: `${op.op}: ${messageOf(err)}`, exitCode: 1, killed: ctx.signal.aborted };
+    }
+  }
+  const stdout = lines.join('\n');
+  return { stdout: stdout.slice(0, OUTPUT_BYTES), stderr: '', exitCode: 0, killed: false, ...(stdout.length > OUTPUT_BYTES && { truncated: true }) };
+}
+
+async function runPrompt(deps: ActivityDeps, ctx: OpContext, task: string, frames: Buffer[]): Promise<ExecuteResult> {
+  if (!deps.llm) throw new NonRetryablePageError('LLM_NOT_CONFIGURED', 'A prompt needs a language model: set OPENAI_BASE_URL or OLLAMA_BASE_URL');
+  const history: string[] = [];
+  for (let step = 0; step < MAX_PROMPT_STEPS && ctx.remainingMs() > 1; step++) {
+    const choice = await decideBrowserStep(deps.llm, {
+      task,
+      url: ctx.page.url(),
+      title: await ctx.page.title(),
+      snapshot: await snapshot(ctx.page, true),
+      history,
+      stepsLeft: MAX_PROMPT_STEPS - step,
+      signal: ctx.signal,
+    });
+    if ('answer' in choice) return { stdout: history.join('\n'), stderr: '', exitCode: 0, killed: false, output: choice.answer };
+    const done = await runCommands(ctx, [choice.op], frames);
+    history.push(`${JSON.stringify(choice.op)} → ${(done.exitCode === 0 ? done.stdout : `failed: ${done.stderr}`).slice(0, 2_000)}`);
+  }
+  return { stdout: history.join('\n'), stderr: 'The prompt ran out of steps or time before the model finished', exitCode: 1, killed: ctx.remainingMs() <= 1 };
+}
+
+function runCode(sandbox: Sandbox, ctx: OpContext, code: string, frames: Buffer[]): Promise<ExecuteResult> {
+  return sandbox.run({
+    code,
+    timeoutMs: ctx.remainingMs(),
+    onCall: (method, args) => bridgeCall(ctx, { screenshot: (image) => frames.push(image) }, method, args),
+  });
+}
+
+async function keepFrames(deps: ActivityDeps, session: LiveSession, action: string, frames: Buffer[]): Promise<void> {
+  const last = await session.page.screenshot({ type: 'jpeg', quality: 60, timeout: 5_000 }).catch(() => undefined);
+  const all = last ? [...frames, last] : frames;
+  let seq = await nextFrameSeq(deps.db, session.id);
+  for (const image of all) await insertReplayFrame(deps.db, { sessionId: session.id, seq: seq++, pageUrl: session.page.url(), action, image });
+}
+
+export function createExecuteInSessionActivity(deps: ActivityDeps) {
+  return async function executeInBrowserSession(input: ExecuteInput): Promise<ExecuteResult> {
+    return atActivityBoundary(async () => {
+      const session = requireLiveSession(deps, input.sessionId);
+      return session.exclusive(async () => {
+        const ctx = opContext(session, Date.now() + input.timeoutMs);
+        const frames: Buffer[] = [];
+        let result: ExecuteResult;
+        if (input.prompt !== undefined && input.code === undefined) result = await runPrompt(deps, ctx, input.prompt, frames);
+        else if (input.language === 'bash') {
+          let ops: BrowserOp[];
+          try {
+            ops = parseAgentBrowser(input.code ?? '');
+          } catch (err) {
+            if (!(err instanceof CommandRefused)) throw err;
+            return { stdout: '', stderr: err.message, exitCode: 2, killed: false };
+          }
+          result = await runCommands(ctx, ops, frames);
+        } else result = await runCode(deps.liveSessions!.sandbox, ctx, input.code ?? '', frames);
+        await Promise.all([
+          keepFrames(deps, session, input.prompt !== undefined && input.code === undefined ? 'prompt' : input.language, frames),
+          touchBrowserSession(deps.db, input.sessionId, input.prompt !== undefined),
+        ]);
+        return result;
+      });
+    });
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * A worker's live browser sessions. Each holds one page of the worker's session browser (its own
+ * Chromium, apart from the one that scrapes, so a tenant's long session never takes a scrape's
+ * page) for as long as the session lasts; the page's context is dedicated, closed at the end and
+ * never reset for another caller. The sessions' activities reach them here through the worker's
+ * own task queue (`taskQueue`): a live page exists in one process only.
+ */
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserPool, PageOptions } from '../../browser/browser-pool.js';
+import type { Sandbox } from '../../sandbox/client.js';
+
+export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+export interface LiveSession {
+  readonly id: string;
+  readonly teamId: string;
+  readonly page: Page;
+  /** Resolves with the reason once the session's page is gone (closed, or its browser lost). */
+  readonly ended: Promise<string>;
+  end(reason: string): void;
+  /** Executes run one at a time: each waits for the one before. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export interface LiveSessions {
+  /** This worker's own task queue, which only it polls. */
+  readonly taskQueue: string;
+  readonly sandbox: Sandbox;
+  open(spec: { id: string; teamId: string; storageState?: StorageState; page?: PageOptions }): Promise<LiveSession>;
+  get(id: string): LiveSession | undefined;
+  count(): number;
+  /** Ends every session (the worker is stopping); their workflows see them lost. */
+  closeAll(): void;
+}
+
+export function createLiveSessions(options: { browser: BrowserPool; sandbox: Sandbox; taskQueue: string }): LiveSessions {
+  const live = new Map<string, LiveSession>();
+
+  function open(spec: { id: string; teamId: string; storageState?: StorageState; page?: PageOptions }): Promise<LiveSession> {
+    return new Promise<LiveSession>((resolve, reject) => {
+      let opened: LiveSession | undefined;
+      const held = options.browser.withPage({ ...spec.page, storageState: spec.storageState, dedicated: true, blockAds: true }, async (page) => {
+        let end!: (reason: string) => void;
+        const ended = new Promise<string>((done) => (end = done));
+        let queue: Promise<unknown> = Promise.resolve();
+        opened = {
+          id: spec.id,
+          teamId: spec.teamId,
+          page,
+          ended,
+          end,
+          exclusive: (work) => {
+            const next = queue.then(work, work);
+            queue = next.catch(() => undefined);
+            return next;
+          },
+        };
+        page.once('close', () => end('the page closed'));
+        page.once('crash', () => end('the page crashed'));
+        live.set(spec.id, opened);
+        resolve(opened);
+        return ended;
+      });
+      held.catch((err: unknown) => (opened ? opened.end(`the browser was lost: ${String(err)}`) : reject(err))).finally(() => live.delete(spec.id));
+    });
+  }
+
+  return {
+    taskQueue: options.taskQueue,
+    sandbox: options.sandbox,
+    open,
+    get: (id) => live.get(id),
+    count: () => live.size,
+    closeAll: () => {
+      for (const session of live.values()) session.end('the worker is stopping');
+    },
+  };
+}

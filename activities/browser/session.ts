@@ -1,0 +1,169 @@
+/**
+ * A browser session's lifecycle on the workers (workflows/browser-session.ts drives it):
+ *
+ * - `openBrowserSession`, on the shared task queue: whichever worker takes it opens the page (from
+ *   the team's profile, at the scraped page for an interact session), takes one of the team's
+ *   concurrency slots for the session's life, and answers with its own task queue;
+ * - `holdBrowserSession`, on that queue: runs as long as the session does, heartbeating and
+ *   renewing the slot. A worker that dies misses the heartbeat, and the workflow ends the session
+ *   as lost;
+ * - `closeBrowserSession`, on that queue: saves the profile when asked, and closes the page;
+ * - `finishBrowserSession`, on the shared queue: the row, the job and the charge for its time.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Context } from '@temporalio/activity';
+import { acquireSlot, releaseSlots, renewSlots } from '../../db/repositories/concurrency-slots.js';
+import { endBrowserSession } from '../../db/repositories/browser-sessions.js';
+import { finishJob } from '../../db/repositories/jobs.js';
+import { readTeamStanding } from '../../db/repositories/usage.js';
+import { browserSessionCredits, creditsLeft } from '../../lib/credits.js';
+import { NonRetryablePageError } from '../../lib/errors.js';
+import { resolvePlan } from '../../lib/plans.js';
+import { navigate } from '../../browser/interact/ops.js';
+import { atActivityBoundary } from '../boundary.js';
+import type { ActivityDeps } from '../deps.js';
+import { chargeWith } from '../page/team-budget.js';
+import type { LiveSession, LiveSessions } from './live-sessions.js';
+import { loadProfile, saveProfile } from './profiles.js';
+
+const SLOT_TTL_MS = 30_000;
+const HEARTBEAT_MS = 2_000;
+const RENEW_EVERY_MS = 10_000;
+const START_NAVIGATION_MS = 30_000;
+
+export interface OpenSessionInput {
+  sessionId: string;
+  teamId: string;
+  profileName?: string;
+  /** An interact session starts where its scrape was. */
+  start?: { url: string; headers?: Record<string, string>; mobile?: boolean };
+}
+
+export interface OpenSessionResult {
+  /** The opening worker's own queue: every later activity of the session goes there. */
+  taskQueue: string;
+}
+
+export interface CloseSessionInput {
+  sessionId: string;
+  teamId: string;
+  profile?: { name: string; saveChanges: boolean };
+}
+
+export interface FinishSessionInput {
+  sessionId: string;
+  teamId: string;
+  status: 'destroyed' | 'lost';
+  reason: string;
+  /** The time the session was known to be alive, which is what is billed. */
+  aliveMs: number;
+  /** False for a session that never opened: nothing is charged. */
+  billable: boolean;
+}
+
+export interface FinishSessionResult {
+  credits: number;
+}
+
+export function sessionLost(id: string): NonRetryablePageError {
+  return new NonRetryablePageError('SESSION_LOST', `Browser session ${id} was lost: the worker holding it stopped`);
+}
+
+function liveSessionsOf(deps: ActivityDeps): LiveSessions {
+  if (!deps.liveSessions) throw new NonRetryablePageError('SERVICE_UNAVAILABLE', 'This worker runs no browser sessions');
+  return deps.liveSessions;
+}
+
+export function requireLiveSession(deps: ActivityDeps, id: string): LiveSession {
+  const session = liveSessionsOf(deps).get(id);
+  if (!session) throw sessionLost(id);
+  return session;
+}
+
+export function createBrowserSessionActivities(deps: ActivityDeps) {
+  return {
+    async openBrowserSession(input: OpenSessionInput): Promise<OpenSessionResult> {
+      return atActivityBoundary(async () => {
+        const sessions = liveSessionsOf(deps);
+        const { planRow } = await readTeamStanding(deps.db, input.teamId);
+        const slot = await acquireSlot(deps.db, input.teamId, resolvePlan(planRow).concurrency, input.sessionId, SLOT_TTL_MS);
+        if (!slot) throw new NonRetryablePageError('CONCURRENCY_LIMITED', "Too many browser sessions and pages at once for the team's plan: end a session first");
+        try {
+          const storageState = input.profileName ? await loadProfile(deps.db, deps.profileKey, input.teamId, input.profileName) : undefined;
+          const session = await sessions.open({
+            id: input.sessionId,
+            teamId: input.teamId,
+            storageState,
+            page: { mobile: input.start?.mobile, extraHTTPHeaders: input.start?.headers },
+          });
+          if (input.start) {
+            const deadline = Date.now() + START_NAVIGATION_MS;
+            await navigate({ page: session.page, signal: AbortSignal.timeout(START_NAVIGATION_MS), remainingMs: () => deadline - Date.now() }, input.start.url);
+          }
+          return { taskQueue: sessions.taskQueue };
+        } catch (err) {
+          sessions.get(input.sessionId)?.end('it failed to open');
+          await releaseSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId });
+          throw err;
+        }
+      });
+    },
+
+    async holdBrowserSession(input: { sessionId: string; teamId: string }): Promise<{ reason: string }> {
+      return atActivityBoundary(async () => {
+        const session = requireLiveSession(deps, input.sessionId);
+        const ctx = Context.current();
+        let renewedAt = Date.now();
+        let reason: string | undefined;
+        void session.ended.then((why) => (reason = why));
+        while (reason === undefined && !ctx.cancellationSignal.aborted) {
+          ctx.heartbeat();
+          if (Date.now() - renewedAt >= RENEW_EVERY_MS) {
+            await renewSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId }, SLOT_TTL_MS);
+            renewedAt = Date.now();
+          }
+          await Promise.race([session.ended, sleep(HEARTBEAT_MS, undefined, { signal: ctx.cancellationSignal }).catch(() => undefined)]);
+        }
+        // The workflow cancels the hold when it ends the session; the page must not outlive it.
+        if (reason === undefined) session.end('the session ended');
+        return { reason: reason ?? 'the session ended' };
+      });
+    },
+
+    async closeBrowserSession(input: CloseSessionInput): Promise<{ profileSaved: boolean }> {
+      return atActivityBoundary(async () => {
+        const session = liveSessionsOf(deps).get(input.sessionId);
+        if (!session) return { profileSaved: false };
+        let profileSaved = false;
+        try {
+          if (input.profile?.saveChanges) {
+            const state = await session.page.context().storageState();
+            profileSaved = await saveProfile(deps.db, deps.profileKey, input.teamId, input.profile.name, state);
+          }
+        } finally {
+          session.end('the session was closed');
+        }
+        return { profileSaved };
+      });
+    },
+
+    async finishBrowserSession(input: FinishSessionInput): Promise<FinishSessionResult> {
+      return atActivityBoundary(async () => {
+        const { planRow, usage } = await readTeamStanding(deps.db, input.teamId);
+        const plan = resolvePlan(planRow);
+        const session = await deps.db.selectFrom('browser_sessions').select(['used_prompt', 'status']).where('id', '=', input.sessionId).executeTakeFirstOrThrow();
+        if (session.status !== 'active') return { credits: 0 };
+        // A session that outran the team's credits is billed what was left: it is over either way.
+        const credits = input.billable ? Math.min(browserSessionCredits(input.aliveMs, session.used_prompt), creditsLeft(plan.monthlyCredits, usage.used)) : 0;
+        const end = { status: input.status, reason: input.reason, durationMs: Math.round(input.aliveMs), credits };
+        const charge = { teamId: input.teamId, jobId: input.sessionId, chargeKey: `browser:${input.sessionId}`, reason: 'browser', credits };
+        await chargeWith(deps.db, plan, charge, async (trx) => {
+          await endBrowserSession(trx, input.sessionId, end);
+          await finishJob(trx, input.sessionId, input.status === 'lost' ? 'failed' : 'completed', input.status === 'lost' ? { error: input.reason } : {});
+        });
+        await releaseSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId });
+        return { credits };
+      });
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/**
+ * `profile: {name, saveChanges}` on a scrape, an interact session or a browser session: the
+ * team's cookies and localStorage under that name, loaded into a fresh context and saved back
+ * when `saveChanges` (Firecrawl's default: true).
+ */
+export const browserProfileSchema = z
+  .strictObject({
+    name: z.string().min(1).max(128).describe("The profile's name, unique per team"),
+    saveChanges: z.boolean().default(true).describe('Save the cookies and localStorage back when the scrape or session ends'),
+  })
+  .describe('A persistent browser profile (cookies and localStorage), sealed at rest');
+export type BrowserProfile = z.infer<typeof browserProfileSchema>;
