@@ -114,18 +114,23 @@ export default tseslint.config(
       message: "scraper/ and browser/ fetch and convert pages; storage is the activities' business",
     }),
   ),
+  // User code runs there, in a process of its own: it knows nothing of Trawl.
+  layer('sandbox', {
+    banned: ['api', 'activities', 'workflows', 'worker', 'db', 'scraper', 'browser', 'llm'],
+    message: 'sandbox/ runs user code apart from everything else; only activities and the worker use it',
+  }),
   layer('activities', {
     banned: ['api', 'workflows', 'worker'],
     message: 'Activities are built from ActivityDeps; workflows import their types, not the reverse',
   }),
   layer('api', {
-    banned: ['browser', 'worker'],
+    banned: ['browser', 'worker', 'sandbox'],
     typesOnly: ['activities'],
     message: 'The API starts workflows; page work runs in the worker',
   }),
   // Workflow code is replayed: it must be deterministic and free of I/O (temporal-notes.md).
   layer('workflows', {
-    banned: ['worker', 'browser', 'llm'],
+    banned: ['worker', 'browser', 'llm', 'sandbox'],
     typesOnly: ['activities', 'db', 'api', 'scraper'],
     packages: [...NODE_BUILTINS, ...IO_PACKAGES],
     message: 'Workflow code must stay deterministic',

@@ -14,7 +14,7 @@ import { mapRoutes } from './routes/map.js';
 import { extractRoutes } from './routes/extract.js';
 import { searchRoutes } from './search/routes.js';
 import { agentRoutes } from './agent/routes.js';
-import { browserRoutes } from './browser/routes.js';
+import { browserRoutes } from './sessions/routes.js';
 import { agentThreadRoutes } from './agent/threads.js';
 import { threatProtectionRoutes } from './routes/threat-protection.js';
 import { mediaRoutes } from './routes/media.js';

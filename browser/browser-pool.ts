@@ -31,7 +31,7 @@ import { openWarmPage, resetWarmPage, useHeaders, type WarmPage } from './warm-p
 import { webRtcPolicyProblem } from './webrtc-policy.js';
 
 export type { CDPSession, Frame, Page, Response as PageResponse } from 'playwright-core';
-export type { BlockableRequest, BrowserPool, BrowserPoolOptions, BrowserPoolStats, ContentBlocker, PageOptions } from './pool-types.js';
+export type { BlockableRequest, BrowserPool, BrowserPoolOptions, BrowserPoolStats, ContentBlocker, PageOptions, StorageState } from './pool-types.js';
 export { CHROMIUM_ARGS } from './chromium-args.js';
 
 const optionsSchema = z.strictObject({

@@ -5,6 +5,9 @@
 import type { BrowserContextOptions, CDPSession, Frame, Page } from 'playwright-core';
 import type { Logger } from '../lib/log.js';
 
+/** A context's cookies and localStorage, as Playwright saves and loads them (a browser profile). */
+export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
 /** A request the content blocker is asked about. */
 export interface BlockableRequest {
   url: string;
@@ -136,7 +139,7 @@ export interface PageOptions {
    * reused: it is closed after the call, so one request's profile cannot reach another's page.
    * @default undefined (an empty context)
    */
-  storageState?: Exclude<BrowserContextOptions['storageState'], string>;
+  storageState?: StorageState;
   /**
    * Close the context after the call instead of resetting it for another: for callers that change
    * it in ways the reset does not undo (a live session, driven by its user's code).

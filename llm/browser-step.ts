@@ -4,7 +4,7 @@
  * with its answer. The loop around it (activities/browser/execute.ts) bounds the steps and runs
  * each action as an ordinary BrowserOp, through the guard proxy like every other navigation.
  */
-import type { BrowserOp, Target } from '../browser/interact/op.js';
+import type { BrowserOp, Target } from '../contracts/browser-ops.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ModelClient, TokenUsage } from './model-client.js';
 import { untrustedTag } from './page-features.js';

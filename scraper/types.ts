@@ -1,8 +1,8 @@
-import type { BrowserContextOptions } from 'playwright-core';
 /**
  * Contracts between the parts of the scraper: engines fetch a page, the HTML pipeline turns it
  * into a Document, and the scrape activity stores the Document and hands back its id.
  */
+import type { StorageState } from '../browser/browser-pool.js';
 import type { Action, Location } from '../contracts/scrape-options.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 import type { BrandingProfile } from './engines/branding.js';
@@ -95,8 +95,8 @@ export interface BrowserFetchRequest extends FetchRequest {
 
 /** Playwright's storage state of a browser profile, and where to save it (activities/browser/profiles.ts). */
 export interface ProfileState {
-  state?: Exclude<BrowserContextOptions['storageState'], string>;
-  save?: (state: Exclude<BrowserContextOptions['storageState'], string | undefined>) => Promise<void>;
+  state?: StorageState;
+  save?: (state: StorageState) => Promise<void>;
 }
 
 /** Page metadata as Firecrawl returns it: known keys plus every other meta tag verbatim. */

@@ -4,8 +4,8 @@
  * model picks browser actions, a bounded loop). The page ends each execute as a replay frame.
  */
 import { touchBrowserSession, insertReplayFrame, nextFrameSeq } from '../../db/repositories/browser-sessions.js';
-import { CommandRefused, parseAgentBrowser } from '../../browser/interact/agent-browser.js';
-import type { BrowserOp } from '../../browser/interact/op.js';
+import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
+import type { BrowserOp } from '../../contracts/browser-ops.js';
 import { runOp, type OpContext } from '../../browser/interact/ops.js';
 import { bridgeCall } from '../../browser/interact/page-bridge.js';
 import { snapshot } from '../../browser/interact/snapshot.js';

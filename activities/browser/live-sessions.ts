@@ -5,11 +5,10 @@
  * never reset for another caller. The sessions' activities reach them here through the worker's
  * own task queue (`taskQueue`): a live page exists in one process only.
  */
-import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { BrowserPool, PageOptions } from '../../browser/browser-pool.js';
+import type { BrowserPool, Page, PageOptions, StorageState } from '../../browser/browser-pool.js';
 import type { Sandbox } from '../../sandbox/client.js';
 
-export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+export type { StorageState };
 
 export interface LiveSession {
   readonly id: string;

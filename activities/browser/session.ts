@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { acquireSlot, releaseSlots, renewSlots } from '../../db/repositories/concurrency-slots.js';
-import { endBrowserSession } from '../../db/repositories/browser-sessions.js';
+import { endBrowserSession, readSessionBilling } from '../../db/repositories/browser-sessions.js';
 import { finishJob } from '../../db/repositories/jobs.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import { browserSessionCredits, creditsLeft } from '../../lib/credits.js';
@@ -151,7 +151,7 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
       return atActivityBoundary(async () => {
         const { planRow, usage } = await readTeamStanding(deps.db, input.teamId);
         const plan = resolvePlan(planRow);
-        const session = await deps.db.selectFrom('browser_sessions').select(['used_prompt', 'status']).where('id', '=', input.sessionId).executeTakeFirstOrThrow();
+        const session = await readSessionBilling(deps.db, input.sessionId);
         if (session.status !== 'active') return { credits: 0 };
         // A session that outran the team's credits is billed what was left: it is over either way.
         const credits = input.billable ? Math.min(browserSessionCredits(input.aliveMs, session.used_prompt), creditsLeft(plan.monthlyCredits, usage.used)) : 0;

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { refSelector, snapshot } from './snapshot.js';
-import type { BrowserOp, Target } from './op.js';
+import type { BrowserOp, Target } from '../../contracts/browser-ops.js';
 
 export interface OpContext {
   page: Page;

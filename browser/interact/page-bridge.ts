@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { z } from 'zod';
-import { MAX_SELECTOR_CHARS, MAX_WAIT_MS } from './op.js';
+import { MAX_SELECTOR_CHARS, MAX_WAIT_MS } from '../../contracts/browser-ops.js';
 import { navigate, type OpContext } from './ops.js';
 
 const selector = z.string().min(1).max(MAX_SELECTOR_CHARS);

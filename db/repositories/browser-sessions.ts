@@ -71,6 +71,11 @@ export async function touchBrowserSession(db: Db, id: string, usedPrompt: boolea
     .execute();
 }
 
+/** What the end of a session is billed by: whether it is still active, and whether a prompt ran in it. */
+export async function readSessionBilling(db: Db, id: string): Promise<Pick<BrowserSession, 'status' | 'used_prompt'>> {
+  return db.selectFrom('browser_sessions').select(['status', 'used_prompt']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export interface SessionEnd {
   status: Exclude<BrowserSessionStatus, 'active'>;
   reason: string;

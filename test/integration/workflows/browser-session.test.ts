@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import type { TrawlActivities } from '../../../activities/index.js';
 import type { CloseSessionInput, FinishSessionInput } from '../../../activities/browser/session.js';
@@ -60,7 +60,7 @@ class FakeWorker {
   }
 }
 
-function session(worker: FakeWorker, input: Partial<BrowserSessionInput>, body: (handle: Awaited<ReturnType<typeof start>>) => Promise<void>) {
+function session(worker: FakeWorker, input: Partial<BrowserSessionInput>, body: (handle: WorkflowHandle<typeof browserSessionWorkflow>) => Promise<void>) {
   const start = (taskQueue: string) =>
     workflowEnv().env.client.workflow.start(browserSessionWorkflow, {
       taskQueue,

@@ -1,6 +1,6 @@
 /** The `bash` language of a session execute: agent-browser commands, parsed without a shell. */
 import { describe, expect, it } from 'vitest';
-import { CommandRefused, MAX_COMMANDS, parseAgentBrowser, splitWords } from '../../../browser/interact/agent-browser.js';
+import { CommandRefused, MAX_COMMANDS, parseAgentBrowser, splitWords } from '../../../contracts/agent-browser.js';
 
 describe('agent-browser commands', () => {
   it('parses a script of commands, by line and joined with &&, with or without the agent-browser prefix', () => {

@@ -5,7 +5,7 @@
  * there is no shell, so anything a shell would interpret (`;`, `|`, `>`, `<`, `$(…)`, backticks,
  * `||`, a lone `&`, `$VAR`) is refused with the reason rather than guessed at. Linear in the input.
  */
-import { MAX_SELECTOR_CHARS, MAX_WAIT_MS, type BrowserOp, type Target } from './op.js';
+import { MAX_SELECTOR_CHARS, MAX_WAIT_MS, type BrowserOp, type Target } from './browser-ops.js';
 
 export class CommandRefused extends Error {}
 

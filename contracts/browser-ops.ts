@@ -1,7 +1,7 @@
 /**
  * What a live session can do to its page, as data: the `bash` language's agent-browser commands
  * (agent-browser.ts) and a prompt's model steps (llm/browser-step.ts) both become these, and
- * ops.ts carries them out through Playwright. Nothing here reaches a shell.
+ * browser/interact/ops.ts carries them out through Playwright. Nothing here reaches a shell.
  */
 
 /** An element: a ref from the last `snapshot` (`@e5`), or a CSS selector run by Chromium. */

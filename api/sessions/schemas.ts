@@ -1,5 +1,5 @@
 /**
- * Request bodies of the browser session routes (api/browser/routes.ts), with Firecrawl's limits:
+ * Request bodies of the browser session routes (api/sessions/routes.ts), with Firecrawl's limits:
  * code up to 100,000 UTF-8 bytes, a prompt up to 10,000 characters, a timeout of 1–300 s, a TTL
  * of 30–3,600 s and an inactivity TTL of 10–3,600 s.
  */

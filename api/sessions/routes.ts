@@ -8,7 +8,7 @@ import { Router, type RequestHandler } from 'express';
 import { listTeamBrowserSessions, findScrapeSession, listReplayFrames, readReplayFrame } from '../../db/repositories/browser-sessions.js';
 import { deleteProfile, listProfiles } from '../../db/repositories/browser-profiles.js';
 import { findDocument } from '../../db/repositories/documents.js';
-import { CommandRefused, parseAgentBrowser } from '../../browser/interact/agent-browser.js';
+import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
