@@ -1,5 +1,12 @@
 import { z } from 'zod';
 
+/** 1–128 characters, no control characters (Postgres text holds no NUL). */
+export const profileNameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Profile name must not contain control characters');
+
 /**
  * `profile: {name, saveChanges}` on a scrape, an interact session or a browser session: the
  * team's cookies and localStorage under that name, loaded into a fresh context and saved back
@@ -7,7 +14,7 @@ import { z } from 'zod';
  */
 export const browserProfileSchema = z
   .strictObject({
-    name: z.string().min(1).max(128).describe("The profile's name, unique per team"),
+    name: profileNameSchema.describe("The profile's name, unique per team"),
     saveChanges: z.boolean().default(true).describe('Save the cookies and localStorage back when the scrape or session ends'),
   })
   .describe('A persistent browser profile (cookies and localStorage), sealed at rest');

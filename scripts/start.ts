@@ -8,9 +8,12 @@
  * | TEMPORAL_ADDRESS | unset: start a dev server persisting to `.data/temporal.db` |
  * | TEMPORAL_PORT / TEMPORAL_UI_PORT | 7233 / 8233 |
  * | PORT / HOST | 3002 / 127.0.0.1 |
+ * | BROWSER_PROFILE_KEY | unset: one made once and kept in `.data/browser-profile.key` |
  *
  * Everything else in the environment reaches the API and the worker unchanged.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../lib/config.js';
 import { ensurePrerequisites } from './prerequisites.js';
@@ -25,6 +28,17 @@ function portFromEnv(name: string, fallback: number): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name}=${raw} is not a port number`);
   return port;
+}
+
+/** A local key for browser profiles, made on the first start, so `profile` works out of the box. */
+function localProfileKey(): string {
+  const dir = join(projectRoot, '.data');
+  const file = join(dir, 'browser-profile.key');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 let stack: Stack | undefined;
@@ -90,7 +104,11 @@ async function main(): Promise<void> {
         },
     apiPort: portFromEnv('PORT', 3002),
     apiHost: process.env.HOST || '127.0.0.1',
-    env: { CHROMIUM_PATH: prerequisites.chromiumPath, ...(uiUrl && { TEMPORAL_UI_URL: uiUrl }) },
+    env: {
+      CHROMIUM_PATH: prerequisites.chromiumPath,
+      BROWSER_PROFILE_KEY: process.env.BROWSER_PROFILE_KEY || localProfileKey(),
+      ...(uiUrl && { TEMPORAL_UI_URL: uiUrl }),
+    },
     log,
     signal: startup.signal,
     onUnexpectedExit: (name) => {

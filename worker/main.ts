@@ -60,7 +60,12 @@ async function main(): Promise<void> {
     contentBlocker,
   });
   const sandbox = createSandbox();
-  const liveSessions = createLiveSessions({ browser: sessionBrowser, sandbox, taskQueue: sessionTaskQueue(config.temporal.taskQueue) });
+  const liveSessions = createLiveSessions({
+    browser: sessionBrowser,
+    sandbox,
+    taskQueue: sessionTaskQueue(config.temporal.taskQueue),
+    capacity: config.browser.sessionsPerWorker,
+  });
   const threads = config.worker.htmlThreads ?? defaultTransformThreads();
   const htmlThreads = threads > 0 ? createTransformPool(threads) : undefined;
   const metrics = createWorkerMetrics(browser);

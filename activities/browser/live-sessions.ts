@@ -32,10 +32,16 @@ export interface LiveSessions {
   closeAll(): void;
 }
 
-export function createLiveSessions(options: { browser: BrowserPool; sandbox: Sandbox; taskQueue: string }): LiveSessions {
+/** Thrown when the worker holds as many sessions as it may: the request is answered at once, not queued. */
+export class NoSessionCapacity extends Error {}
+
+export function createLiveSessions(options: { browser: BrowserPool; sandbox: Sandbox; taskQueue: string; capacity: number }): LiveSessions {
   const live = new Map<string, LiveSession>();
+  let opening = 0;
 
   function open(spec: { id: string; teamId: string; storageState?: StorageState; page?: PageOptions }): Promise<LiveSession> {
+    if (live.size + opening >= options.capacity) return Promise.reject(new NoSessionCapacity(`this worker holds ${options.capacity} browser sessions already`));
+    opening++;
     return new Promise<LiveSession>((resolve, reject) => {
       let opened: LiveSession | undefined;
       const held = options.browser.withPage({ ...spec.page, storageState: spec.storageState, dedicated: true, blockAds: true }, async (page) => {
@@ -57,10 +63,17 @@ export function createLiveSessions(options: { browser: BrowserPool; sandbox: San
         page.once('close', () => end('the page closed'));
         page.once('crash', () => end('the page crashed'));
         live.set(spec.id, opened);
+        opening--;
         resolve(opened);
         return ended;
       });
-      held.catch((err: unknown) => (opened ? opened.end(`the browser was lost: ${String(err)}`) : reject(err))).finally(() => live.delete(spec.id));
+      held
+        .catch((err: unknown) => {
+          if (opened) return opened.end(`the browser was lost: ${String(err)}`);
+          opening--;
+          reject(err);
+        })
+        .finally(() => live.delete(spec.id));
     });
   }
 

@@ -23,7 +23,7 @@ import { navigate } from '../../browser/interact/ops.js';
 import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
 import { chargeWith } from '../page/team-budget.js';
-import type { LiveSession, LiveSessions } from './live-sessions.js';
+import { NoSessionCapacity, type LiveSession, type LiveSessions } from './live-sessions.js';
 import { loadProfile, saveProfile } from './profiles.js';
 
 const SLOT_TTL_MS = 30_000;
@@ -104,6 +104,7 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
         } catch (err) {
           sessions.get(input.sessionId)?.end('it failed to open');
           await releaseSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId });
+          if (err instanceof NoSessionCapacity) throw new NonRetryablePageError('SERVICE_UNAVAILABLE', 'No browser capacity for another session right now; try again shortly');
           throw err;
         }
       });

@@ -20,6 +20,7 @@ import { statusQuerySchema } from '../routes/job-status.js';
 import { teamActivityQuerySchema } from '../schemas/team-activity.js';
 import { readerHeadersSchema } from '../reader/schemas.js';
 import { threadQuerySchema } from '../agent/threads.js';
+import { browserCreateSchema, browserExecuteSchema, interactSchema, sessionListQuerySchema } from '../sessions/schemas.js';
 import * as r from './responses.js';
 
 export interface Operation {
@@ -99,5 +100,18 @@ export const operations: Operation[] = [
   { method: 'post', path: '/v2/monitor/{id}/run', tag: 'Monitor', summary: 'Start a check now', auth: true, response: r.monitorCheckResponse, errors: [404, 503] },
   { method: 'get', path: '/v2/monitor/{id}/checks', tag: 'Monitor', summary: "A monitor's checks, newest first", auth: true, query: monitorChecksQuerySchema, response: r.monitorCheckList, errors: [400, 404] },
   { method: 'get', path: '/v2/monitor/{id}/checks/{checkId}', tag: 'Monitor', summary: 'One check with its pages (same, new, changed, removed, error) and diffs', auth: true, query: monitorCheckQuerySchema, response: r.monitorCheckDetail, errors: [400, 404] },
+  ...(['browser', 'interact'] as const).flatMap((root): Operation[] => [
+    { method: 'post', path: `/v2/${root}`, tag: 'Browser', summary: 'Open a live browser session (a Temporal workflow); 2 credits a minute', auth: true, body: browserCreateSchema, response: r.browserCreated, errors: [400, 402, 429, 503] },
+    { method: 'get', path: `/v2/${root}`, tag: 'Browser', summary: "The team's browser sessions, newest first", auth: true, query: sessionListQuerySchema, response: r.browserList, errors: [400] },
+    { method: 'get', path: `/v2/${root}/{id}`, tag: 'Browser', summary: 'One session', auth: true, response: r.browserSessionRead, errors: [404] },
+    { method: 'post', path: `/v2/${root}/{id}/execute`, tag: 'Browser', summary: 'Run agent-browser commands (bash) or JavaScript with a page object (node) in the session', auth: true, body: browserExecuteSchema, response: r.browserExecuted, errors: [400, 404, 410] },
+    { method: 'delete', path: `/v2/${root}/{id}`, tag: 'Browser', summary: 'End the session (saving its profile when asked); answers what its time cost', auth: true, response: r.browserDeleted, errors: [404] },
+    { method: 'get', path: `/v2/${root}/{id}/replay`, tag: 'Browser', summary: 'The replay: one frame per execute', auth: true, response: r.browserReplay, errors: [404] },
+    { method: 'get', path: `/v2/${root}/{id}/replay/{pageId}`, tag: 'Browser', summary: 'One replay frame, as an image', auth: true, response: r.document, errors: [400, 404], produces: 'image/jpeg' },
+  ]),
+  { method: 'get', path: '/v2/browser/profiles', tag: 'Browser', summary: "The team's browser profiles", auth: true, response: r.browserProfiles, errors: [] },
+  { method: 'delete', path: '/v2/browser/profiles/{name}', tag: 'Browser', summary: 'Delete a browser profile', auth: true, response: r.uploaded, errors: [400, 404] },
+  { method: 'post', path: '/v2/scrape/{id}/interact', tag: 'Browser', summary: "Run code or a prompt in the page a scrape left, in a session of the scrape's own", auth: true, body: interactSchema, response: r.browserExecuted, errors: [400, 402, 404, 410, 429] },
+  { method: 'delete', path: '/v2/scrape/{id}/interact', tag: 'Browser', summary: "End a scrape's interact session", auth: true, response: r.browserDeleted, errors: [404] },
   { method: 'get', path: '/v2/media/{file}', tag: 'Media', summary: 'A stored screenshot or PDF (the file name is the capability)', auth: false, response: r.document, errors: [404], produces: 'application/octet-stream' },
 ];

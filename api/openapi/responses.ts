@@ -196,3 +196,26 @@ export const monitorCheckDetail = z.looseObject({
     next: z.string().nullable(),
   }),
 });
+
+export const browserCreated = z.object({ success: z.literal(true), id: z.string().uuid(), expiresAt: z.string() });
+export const browserExecuted = z.looseObject({
+  success: z.boolean(),
+  stdout: z.string(),
+  stderr: z.string(),
+  result: z.string().optional().describe("The code's return value, as JSON"),
+  output: z.string().optional().describe("A prompt's answer"),
+  exitCode: z.number(),
+  killed: z.boolean(),
+  truncated: z.boolean().optional(),
+  error: z.string().optional(),
+});
+export const browserSession = z.looseObject({ id: z.string(), status: z.enum(['active', 'destroyed', 'lost']), createdAt: z.string(), lastActivity: z.string(), expiresAt: z.string() });
+export const browserSessionRead = browserSession.extend({ success: z.literal(true) });
+export const browserList = z.object({ success: z.literal(true), sessions: z.array(browserSession) });
+export const browserDeleted = z.looseObject({ success: z.literal(true), sessionDurationMs: z.number(), creditsBilled: z.number() });
+export const browserReplay = z.object({
+  success: z.literal(true),
+  pages: z.array(z.object({ pageId: z.string(), url: z.string(), pageUrl: z.string(), action: z.string(), startTimeMs: z.number(), endTimeMs: z.number() })),
+  pageCount: z.number(),
+});
+export const browserProfiles = z.object({ success: z.literal(true), profiles: z.array(z.object({ name: z.string(), updatedAt: z.string() })) });

@@ -9,10 +9,11 @@ import { listTeamBrowserSessions, findScrapeSession, listReplayFrames, readRepla
 import { deleteProfile, listProfiles } from '../../db/repositories/browser-profiles.js';
 import { findDocument } from '../../db/repositories/documents.js';
 import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
+import { profileNameSchema } from '../../contracts/browser-profile.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
-import { requireTeamJob } from '../job-view.js';
+import { isJobId, requireTeamJob } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
@@ -51,9 +52,9 @@ export function browserRoutes(deps: AppDeps): Router {
     res.json({ success: true, profiles: profiles.map((p) => ({ name: p.name, updatedAt: p.updated_at.toISOString() })) });
   });
   router.delete('/v2/browser/profiles/:name', ...write, async (req, res) => {
-    const name = String(req.params.name);
-    if (name.length < 1 || name.length > 128) throw httpError('BAD_REQUEST', 'Profile name must be between 1 and 128 characters.');
-    if (!(await deleteProfile(deps.db, authOf(res).teamId, name))) throw httpError('NOT_FOUND', 'Profile not found.');
+    const name = profileNameSchema.safeParse(String(req.params.name));
+    if (!name.success) throw httpError('BAD_REQUEST', 'Profile name must be between 1 and 128 characters, without control characters.');
+    if (!(await deleteProfile(deps.db, authOf(res).teamId, name.data))) throw httpError('NOT_FOUND', 'Profile not found.');
     res.json({ success: true });
   });
 
@@ -114,7 +115,8 @@ export function browserRoutes(deps: AppDeps): Router {
 
   router.post('/v2/scrape/:jobId/interact', ...write, interact, requireCredits(deps), scrapeInteract(deps, interact));
   router.delete('/v2/scrape/:jobId/interact', ...write, async (req, res) => {
-    const session = await findScrapeSession(deps.db, authOf(res).teamId, String(req.params.jobId));
+    const scrapeId = String(req.params.jobId);
+    const session = isJobId(scrapeId) ? await findScrapeSession(deps.db, authOf(res).teamId, scrapeId) : undefined;
     if (!session) throw httpError('NOT_FOUND', 'Browser session not found.');
     const { durationMs, credits } = await stopSession(deps, session);
     res.json({ success: true, sessionDurationMs: durationMs, creditsBilled: credits });

@@ -252,10 +252,10 @@ const POST_ROUTES: { path: string; keys: string[]; base: () => Record<string, un
   { path: '/v2/crawl/params-preview', keys: ['url', 'prompt'], base: () => ({ url: site.url('/'), prompt: 'x' }) },
 ];
 
-const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v1/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/', '/v2/agent/threads/'];
-const ID_SUFFIXES = ['', '/errors', '/', '/trace', '/snapshots/x'];
+const ID_PREFIXES = ['/v1/crawl/', '/v2/crawl/', '/v1/batch/scrape/', '/v2/batch/scrape/', '/v2/scrape/', '/v1/scrape/', '/v2/media/', '/v1/extract/', '/v2/extract/', '/v2/agent/', '/v2/agent/threads/', '/v2/browser/', '/v2/interact/', '/v2/browser/profiles/'];
+const ID_SUFFIXES = ['', '/errors', '/', '/trace', '/snapshots/x', '/replay', '/replay/0', '/interact'];
 const GET_PATHS = [
-  '/v2/agent', '/v2/team/threat-protection', '/openapi.json', '/v2/team/activity',
+  '/v2/agent', '/v2/team/threat-protection', '/openapi.json', '/v2/team/activity', '/v2/browser', '/v2/interact', '/v2/browser/profiles',
   '/v1/crawl/active', '/v2/crawl/active', '/v1/crawl/ongoing', '/v2/crawl/ongoing',
   ...['v1', 'v2'].flatMap((v) =>
     ['team/credit-usage', 'team/credit-usage/historical', 'team/token-usage', 'team/token-usage/historical',
