@@ -13,7 +13,7 @@ export interface BrowserStepContext {
   task: string;
   url: string;
   title: string;
-  /** The page's `snapshot -i`, with refs. */
+  /** The page's `snapshot`: its text and its interactive elements with refs. */
   snapshot: string;
   /** Earlier steps, as `action → result` lines. */
   history: string[];

@@ -73,7 +73,7 @@ async function runPrompt(deps: ActivityDeps, ctx: OpContext, task: string, frame
       task,
       url: ctx.page.url(),
       title: await ctx.page.title(),
-      snapshot: await snapshot(ctx.page, true),
+      snapshot: await snapshot(ctx.page, false),
       history,
       stepsLeft: MAX_PROMPT_STEPS - step,
       signal: ctx.signal,

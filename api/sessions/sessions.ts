@@ -99,6 +99,7 @@ export async function requireSession(deps: AppDeps, res: Response, id: string): 
 }
 
 export async function executeInSession(deps: AppDeps, session: BrowserSession, request: SessionExecuteRequest): Promise<ExecuteResult> {
+  if (session.status === 'lost') throw httpError('SESSION_LOST', 'The browser session was lost: the worker holding it stopped');
   if (session.status !== 'active') throw sessionEnded();
   const handle = deps.temporal.workflow.getHandle(jobWorkflowId('browser', session.id));
   try {

@@ -1,6 +1,7 @@
 /**
  * Model-driven jobs on the real stack: extract (plain and `/*` URLs, sources, merge failures,
- * timeout, cancel, a failing page), crawls with a `prompt`, and monitor goals judged by the model. The worker's model client talks to
+ * timeout, cancel, a failing page), crawls with a `prompt`, monitor goals judged by the model, and an
+ * interact prompt carried out with browser actions. The worker's model client talks to
  * the fake OpenAI-compatible server, which answers schema fields from labelled values in the page
  * ("company: Acme"), so merged answers follow the pages.
  */
@@ -25,6 +26,7 @@ const PAGES: Record<string, string> = {
   '/products/': '<h1>Products</h1><a href="/products/widget">Widget</a> <a href="/products/gadget">Gadget</a> <a href="/about">About</a>',
   '/products/widget': '<h1>Widget</h1><p>products: Widget</p>',
   '/products/gadget': '<h1>Gadget</h1><p>products: Gadget</p>',
+  '/offer': '<h1>Offer</h1><p>A lamp.</p><button onclick="document.getElementById(\'price\').textContent = \'Price: 42 EUR\'">Show price</button><p id="price"></p>',
 };
 
 const SCHEMA = {
@@ -349,5 +351,25 @@ describe('monitor goal judging', () => {
     } finally {
       await site.close();
     }
+  });
+});
+
+describe('interact with a prompt', () => {
+  it('lets the model act on the scraped page step by step, and bills the session at the prompt rate', async () => {
+    model.reset();
+    const doc = await firecrawl.scrape(`${origin}/offer`, { formats: ['markdown'] });
+    const jobId = doc.metadata!.scrapeId!;
+    // The model clicks the only control, then answers from what the page shows after the click.
+    model.scriptFor('Task: What does the lamp cost?', { content: JSON.stringify({ action: 'click', ref: 'e1' }) }, { content: JSON.stringify({ action: 'finish', answer: '42 EUR' }) });
+    const res = await firecrawl.interact(jobId, { prompt: 'What does the lamp cost?' });
+    expect(res).toMatchObject({ success: true, exitCode: 0, output: '42 EUR' });
+    const asked = model.requests.filter((r) => JSON.stringify(r.messages).includes('What does the lamp cost?'));
+    expect(asked).toHaveLength(2);
+    expect(JSON.stringify(asked[0]!.messages)).toContain('button \\"Show price\\" [ref=e1]');
+    expect(JSON.stringify(asked[0]!.messages)).not.toContain('Price: 42 EUR');
+    // The second step saw the page as the click left it.
+    expect(JSON.stringify(asked[1]!.messages)).toContain('Price: 42 EUR');
+    const stopped = await firecrawl.stopInteraction(jobId);
+    expect(stopped).toMatchObject({ success: true, creditsBilled: 7 });
   });
 });

@@ -2,7 +2,7 @@
  * A third-party client: the Firecrawl MCP server (npm `firecrawl-mcp`) over stdio, with
  * FIRECRAWL_API_URL pointed at Trawl, driven by the MCP SDK's client as an assistant would:
  * list its tools, then scrape, parse a local file, map, crawl and check the crawl, search with the
- * search tool's own defaults, and drive its eight monitor tools, against fixture sites; with a
+ * search tool's own defaults, drive its eight monitor tools and its interact tools, against fixture sites; with a
  * model, the query format, the agent tools over a thread, and the credit-usage tool.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -126,6 +126,22 @@ describe('firecrawl-mcp against Trawl', () => {
 });
 
 describe('firecrawl-mcp monitor tools against Trawl', () => {
+  it('opens an interact session from a URL, continues it by scrapeId, and stops it (firecrawl_interact, firecrawl_interact_stop)', async () => {
+    const pages = await startPageServer({ '/shop': '<h1>Shop</h1><p>One product.</p><button id="reveal" onclick="document.getElementById(\'price\').textContent = \'Price: 42 EUR\'">Show price</button><p id="price"></p>' });
+    try {
+      const opened = await call('firecrawl_interact', { url: `${pages.origin}/shop`, code: "await page.click('#reveal'); return await page.locator('#price').textContent();" });
+      expect(opened.isError, opened.text).toBe(false);
+      expect(opened.json).toMatchObject({ success: true, exitCode: 0, result: '"Price: 42 EUR"', scrapeId: expect.any(String) });
+      const again = await call('firecrawl_interact', { scrapeId: opened.json.scrapeId, code: "get text '#price'", language: 'bash' });
+      expect(again.json).toMatchObject({ success: true, stdout: 'Price: 42 EUR' });
+      const stopped = await call('firecrawl_interact_stop', { scrapeId: opened.json.scrapeId });
+      expect(stopped.isError, stopped.text).toBe(false);
+      expect(stopped.text).toMatch(/success/);
+    } finally {
+      await pages.close();
+    }
+  });
+
   it('creates, lists, gets, runs, reads checks, updates and deletes a monitor', async () => {
     const created = await call('firecrawl_monitor_create', { page: `${site.url}/article`, goal: 'Tell me when the article changes', scheduleText: 'every 30 minutes' });
     expect(created.isError, `${created.text}\n${stderr.join('')}`).toBe(false);
