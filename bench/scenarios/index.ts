@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario.js';
 import { blockDiffScenario } from './block-diff.js';
 import { crawlComparison } from './crawl-comparison.js';
 import { fidelityScenario } from './fidelity.js';
+import { interactScenario } from './interact.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
 import { pageStore } from './page-store.js';
@@ -21,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
   scrapeLatency({ name: 'scrape-static', variant: 'static', defaultCalls: 200, overheadTargetMs: 15 }),
   // A rendered page costs about a second here: 200 calls × 2 sides × 3 runs would take 20 minutes.
   searchLatency,
+  interactScenario,
   scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50, apiP50TargetMs: 250 }),
   pageStore,
   crawlComparison({

@@ -1,6 +1,6 @@
 /**
- * The point of Temporal: crawls survive crashes and restarts and lose or duplicate no page.
- * This file runs its own stack so it can SIGKILL workers and restart the API and the Temporal
+ * The point of Temporal: crawls survive crashes and restarts and lose or duplicate no page, and a
+ * browser session whose worker dies ends honestly as lost (issue #36). This file runs its own stack so it can SIGKILL workers and restart the API and the Temporal
  * dev server (same SQLite file) in the middle of crawls.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { apiClient } from '../helpers/api-client.js';
 import { crawlChecks } from '../helpers/crawl-checks.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { startBigSite, type BigSite } from '../helpers/big-site.js';
+import { startPageServer } from '../helpers/page-server.js';
 import { dropDatabase, testDatabaseUrl } from '../helpers/test-db.js';
 import { E2E_ENV } from '../e2e/global-setup.js';
 
@@ -182,6 +183,42 @@ describe('crashes and restarts', () => {
       expect(new Set(pages.map((d) => d.body.webhookId)).size).toBe(site.pages);
     } finally {
       await Promise.all([site.close(), hooks.close()]);
+    }
+  });
+
+  it('ends a browser session whose worker is SIGKILLed: SESSION_LOST at once, no charge for the time after, the profile as last saved', async () => {
+    const page = await startPageServer({ '/a': '<h1>A</h1><p>Page A.</p>' });
+    try {
+      const created = await api('/v2/browser', { body: { ttl: 600, profile: { name: 'kept', saveChanges: true } } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id = created.body.id as string;
+      const ran = await api(`/v2/browser/${id}/execute`, { body: { code: `open ${page.origin}/a`, language: 'bash' } });
+      expect(ran.body).toMatchObject({ success: true, exitCode: 0 });
+      const lastSeenAlive = Date.now();
+      // A second worker runs the session's workflow on; the first, holding the page, dies.
+      const holder = stack.workers[0]!;
+      await stack.startWorker();
+      await holder.kill('SIGKILL');
+
+      const asked = Date.now();
+      const after = await api(`/v2/browser/${id}/execute`, { body: { code: 'get title', language: 'bash' } });
+      expect(after).toMatchObject({ status: 410, body: { success: false, code: 'SESSION_LOST' } });
+      expect(Date.now() - asked).toBeLessThan(30_000);
+      let session = (await api(`/v2/browser/${id}`)).body;
+      for (let i = 0; i < 60 && session.status === 'active'; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        session = (await api(`/v2/browser/${id}`)).body;
+      }
+      expect(session).toMatchObject({ status: 'lost', endReason: 'the worker holding it stopped', creditsBilled: 2 });
+      // Billed up to the last execute it answered, not the seconds it was gone.
+      expect(session.sessionDurationMs).toBeLessThanOrEqual(lastSeenAlive - Date.parse(session.createdAt) + 1_000);
+      // The close never ran on the dead worker: nothing was saved over the profile.
+      expect((await api('/v2/browser/profiles')).body.profiles).toEqual([]);
+      const next = await api('/v2/browser', { body: { ttl: 60 } });
+      expect(next.status).toBe(200);
+      expect((await api(`/v2/browser/${next.body.id}`, { method: 'DELETE' })).status).toBe(200);
+    } finally {
+      await page.close();
     }
   });
 
