@@ -1,7 +1,7 @@
 /** README.md tables the plan defaults and costs; this keeps that table and the code in step. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CREDIT_COSTS, pageCredits } from '../../../lib/credits.js';
+import { browserSessionCredits, CREDIT_COSTS, pageCredits } from '../../../lib/credits.js';
 import { DEFAULT_PLAN, ENDPOINT_CLASSES } from '../../../lib/plans.js';
 
 const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -54,6 +54,7 @@ describe('README.md plans table', () => {
       '`highlights` format': plus(CREDIT_COSTS.highlightsFormat),
       '`redactPII`, per page (and per PDF page after the first)': plus(CREDIT_COSTS.redactPII),
       'a failed page': credits(pageCredits({ succeeded: false })),
+      "a browser session's time, per minute": credits(browserSessionCredits(60_000, false)),
     };
     for (const [what, value] of Object.entries(expected)) expect(tableDefaults.get(what), what).toBe(value);
   });
