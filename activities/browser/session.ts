@@ -20,6 +20,9 @@ import { browserSessionCredits, creditsLeft } from '../../lib/credits.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { navigate } from '../../browser/interact/ops.js';
+import type { Action } from '../../contracts/scrape-options.js';
+import { runActions } from '../../scraper/actions/run-actions.js';
+import { ACTION_SETTLE_MS, SETTLE_MAX_MS, watchNetwork } from '../../scraper/engines/page-settle.js';
 import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
 import { chargeWith } from '../page/team-budget.js';
@@ -35,8 +38,11 @@ export interface OpenSessionInput {
   sessionId: string;
   teamId: string;
   profileName?: string;
-  /** An interact session starts where its scrape was. */
-  start?: { url: string; headers?: Record<string, string>; mobile?: boolean };
+  /**
+   * An interact session starts where its scrape was: the scrape is replayed (its URL, headers,
+   * waitFor and page actions), as Firecrawl does, so what the page set then it sets again.
+   */
+  start?: { url: string; headers?: Record<string, string>; mobile?: boolean; waitForMs?: number; actions?: Action[] };
 }
 
 export interface OpenSessionResult {
@@ -80,6 +86,27 @@ export function requireLiveSession(deps: ActivityDeps, id: string): LiveSession 
   return session;
 }
 
+/** Actions that change the page; captures (screenshots, scrapes, PDFs) were for the scrape's Document. */
+const REPLAYED_ACTIONS: ReadonlySet<Action['type']> = new Set(['wait', 'click', 'write', 'press', 'scroll', 'executeJavascript']);
+
+async function replayScrape(session: LiveSession, start: NonNullable<OpenSessionInput['start']>): Promise<void> {
+  const deadline = Date.now() + START_NAVIGATION_MS;
+  const signal = AbortSignal.timeout(START_NAVIGATION_MS);
+  const remainingMs = () => Math.max(1, deadline - Date.now());
+  const network = watchNetwork(session.page);
+  await navigate({ page: session.page, signal, remainingMs }, start.url);
+  if (start.waitForMs) await sleep(Math.min(start.waitForMs, remainingMs()), undefined, { signal });
+  const actions = (start.actions ?? []).filter((action) => REPLAYED_ACTIONS.has(action.type));
+  if (actions.length === 0) return;
+  await runActions(actions, {
+    page: session.page,
+    signal,
+    remainingMs,
+    settle: () => network.wait(ACTION_SETTLE_MS, ACTION_SETTLE_MS, Math.min(SETTLE_MAX_MS, remainingMs()), signal),
+    html: () => session.page.content(),
+  });
+}
+
 export function createBrowserSessionActivities(deps: ActivityDeps) {
   return {
     async openBrowserSession(input: OpenSessionInput): Promise<OpenSessionResult> {
@@ -96,10 +123,7 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
             storageState,
             page: { mobile: input.start?.mobile, extraHTTPHeaders: input.start?.headers },
           });
-          if (input.start) {
-            const deadline = Date.now() + START_NAVIGATION_MS;
-            await navigate({ page: session.page, signal: AbortSignal.timeout(START_NAVIGATION_MS), remainingMs: () => deadline - Date.now() }, input.start.url);
-          }
+          if (input.start) await replayScrape(session, input.start);
           return { taskQueue: sessions.taskQueue };
         } catch (err) {
           sessions.get(input.sessionId)?.end('it failed to open');

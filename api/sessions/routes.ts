@@ -7,7 +7,6 @@
 import { Router, type RequestHandler } from 'express';
 import { listTeamBrowserSessions, findScrapeSession, listReplayFrames, readReplayFrame } from '../../db/repositories/browser-sessions.js';
 import { deleteProfile, listProfiles } from '../../db/repositories/browser-profiles.js';
-import { findDocument } from '../../db/repositories/documents.js';
 import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
 import { profileNameSchema } from '../../contracts/browser-profile.js';
 import type { ScrapeOptions } from '../../contracts/scrape-options.js';
@@ -135,15 +134,20 @@ function scrapeInteract(deps: AppDeps, interact: ReturnType<typeof validatedBody
     let session = await findScrapeSession(deps.db, teamId, scrapeId);
     if (!session) {
       const options = scrape.options as Partial<ScrapeOptions>;
-      const stored = await findDocument(deps.db, scrapeId);
-      const finalUrl = (stored?.document?.metadata as { url?: string } | undefined)?.url ?? scrape.url;
-      if (!finalUrl) throw httpError('CONFLICT', 'Replay context is unavailable for this scrape job. Please rerun the scrape.');
+      // Replayed as it was asked for (redirects and actions happen again), as Firecrawl does.
+      if (!scrape.url) throw httpError('CONFLICT', 'Replay context is unavailable for this scrape job. Please rerun the scrape.');
       const { id } = await startSession(deps, req, res, {
         ttlS: body.ttl ?? 600,
         activityTtlS: body.activityTtl ?? 300,
         profile: options.profile,
         scrapeId,
-        start: { url: finalUrl, ...(options.headers && { headers: options.headers }), ...(options.mobile && { mobile: true }) },
+        start: {
+          url: scrape.url,
+          ...(options.headers && { headers: options.headers }),
+          ...(options.mobile && { mobile: true }),
+          ...(options.waitFor && { waitForMs: options.waitFor }),
+          ...(options.actions?.length && { actions: options.actions }),
+        },
       });
       session = await requireSession(deps, res, id);
     }

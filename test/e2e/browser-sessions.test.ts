@@ -161,6 +161,15 @@ describe('scrape → interact → stop', () => {
     expect((await other(`/v2/scrape/${jobId}/interact`, { body: { code: 'return 1' } })).status).toBe(404);
   });
 
+  it("starts from the scrape replayed: its URL and its actions, so what the actions did is there", async () => {
+    const doc = await firecrawl.scrape(`${site.origin}/shop`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#reveal' }] });
+    expect(doc.markdown).toContain('Price: 42 EUR');
+    const jobId = doc.metadata!.scrapeId!;
+    const read = await firecrawl.interact(jobId, { code: "get text '#price'", language: 'bash' });
+    expect(read.stdout).toBe('Price: 42 EUR');
+    await firecrawl.stopInteraction(jobId);
+  });
+
   it('answers a prompt without a model with LLM_NOT_CONFIGURED', async () => {
     const doc = await firecrawl.scrape(`${site.origin}/shop`, { formats: ['markdown'] });
     const res = await api(`/v2/scrape/${doc.metadata!.scrapeId}/interact`, { body: { prompt: 'What does it cost?' } });
