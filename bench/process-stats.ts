@@ -14,6 +14,19 @@ export function rssBytes(pid: number): number | undefined {
   }
 }
 
+/**
+ * Proportional set size in bytes (Pss in smaps_rollup): each shared page counted once across the
+ * processes sharing it, so a sum over a browser's processes is not inflated; undefined once gone.
+ */
+export function pssBytes(pid: number): number | undefined {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Linux's USER_HZ: /proc reports CPU times in ticks of 1/100 s on every architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
 

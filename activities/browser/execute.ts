@@ -3,6 +3,7 @@
  * parsed, no shell), `node` (the sandbox, with `page` bridged to an allowlist), or a `prompt` (the
  * model picks browser actions, a bounded loop). The page ends each execute as a replay frame.
  */
+import { log } from '@temporalio/activity';
 import { touchBrowserSession, insertReplayFrame, nextFrameSeq } from '../../db/repositories/browser-sessions.js';
 import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
 import type { BrowserOp } from '../../contracts/browser-ops.js';
@@ -93,11 +94,22 @@ function runCode(sandbox: Sandbox, ctx: OpContext, code: string, frames: Buffer[
   });
 }
 
-async function keepFrames(deps: ActivityDeps, session: LiveSession, action: string, frames: Buffer[]): Promise<void> {
-  const last = await session.page.screenshot({ type: 'jpeg', quality: 60, timeout: 5_000 }).catch(() => undefined);
-  const all = last ? [...frames, last] : frames;
-  let seq = await nextFrameSeq(deps.db, session.id);
-  for (const image of all) await insertReplayFrame(deps.db, { sessionId: session.id, seq: seq++, pageUrl: session.page.url(), action, image });
+/**
+ * The replay frames of an execute: its own screenshots, then the page as it left it. Queued on the
+ * session right after the execute, so the answer does not wait for them and the next execute
+ * starts from the page they show. A frame that cannot be taken or stored is only missing from
+ * the replay.
+ */
+function keepFramesAfter(deps: ActivityDeps, session: LiveSession, action: string, frames: Buffer[]): void {
+  void session
+    .exclusive(async () => {
+      const last = await session.page.screenshot({ type: 'jpeg', quality: 60, timeout: 5_000 }).catch(() => undefined);
+      let seq = await nextFrameSeq(deps.db, session.id);
+      for (const image of last ? [...frames, last] : frames) {
+        await insertReplayFrame(deps.db, { sessionId: session.id, seq: seq++, pageUrl: session.page.url(), action, image });
+      }
+    })
+    .catch((err: unknown) => log.warn('browser session: a replay frame was not kept', { sessionId: session.id, err: String(err) }));
 }
 
 export function createExecuteInSessionActivity(deps: ActivityDeps) {
@@ -119,10 +131,9 @@ export function createExecuteInSessionActivity(deps: ActivityDeps) {
           }
           result = await runCommands(ctx, ops, frames);
         } else result = await runCode(deps.liveSessions!.sandbox, ctx, input.code ?? '', frames);
-        await Promise.all([
-          keepFrames(deps, session, input.prompt !== undefined && input.code === undefined ? 'prompt' : input.language, frames),
-          touchBrowserSession(deps.db, input.sessionId, input.prompt !== undefined),
-        ]);
+        // Before the answer: a prompt's higher rate must be on record by the time the session is billed.
+        await touchBrowserSession(deps.db, input.sessionId, input.prompt !== undefined);
+        keepFramesAfter(deps, session, input.prompt !== undefined && input.code === undefined ? 'prompt' : input.language, frames);
         return result;
       });
     });

@@ -2,11 +2,11 @@
  * Live browser sessions (issue #36) through the public API: the time from POST /v2/browser to
  * the answer of its first execute, the same for a scrape's interact session (its page opened at
  * the scraped URL), the p50 of a trivial execute in bash and in node, and how many sessions one
- * worker holds before its memory passes MEMORY_BOUND, each session parked on a small page.
+ * worker holds before its memory (PSS) passes MEMORY_BOUND, each session parked on a small page.
  */
 import { descendantsOf, listProcesses } from '../../scripts/process-tree.js';
 import { startPageServer } from '../../test/helpers/page-server.js';
-import { rssBytes } from '../process-stats.js';
+import { pssBytes } from '../process-stats.js';
 import type { BenchSettings, Scenario, ScenarioResult } from '../scenario.js';
 import { percentile } from '../stats.js';
 import { startBenchStack } from '../trawl/bench-stack.js';
@@ -16,9 +16,10 @@ const EXECUTES = 50;
 const MEMORY_BOUND = 2 * 1024 ** 3;
 const MAX_SESSIONS = 48;
 
-function treeRss(rootPid: number): number {
+/** The worker and everything it started (its Chromiums, the sandbox host), shared pages counted once. */
+function treeMemory(rootPid: number): number {
   const pids = [rootPid, ...descendantsOf(rootPid, listProcesses()).map((p) => p.pid)];
-  return pids.reduce((sum, pid) => sum + (rssBytes(pid) ?? 0), 0);
+  return pids.reduce((sum, pid) => sum + (pssBytes(pid) ?? 0), 0);
 }
 
 async function run(settings: BenchSettings): Promise<ScenarioResult> {
@@ -61,17 +62,17 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
     }
     // Capacity, once: sessions opened one after another, each parked on the page.
     const workerPid = bench.stack.workers[0]!.pid;
-    const baseline = treeRss(workerPid);
+    const baseline = treeMemory(workerPid);
     const open: string[] = [];
-    let rss = baseline;
-    while (open.length < MAX_SESSIONS && rss < MEMORY_BOUND) {
+    let memory = baseline;
+    while (open.length < MAX_SESSIONS && memory < MEMORY_BOUND) {
       const id = String((await call('/v2/browser', { ttl: 600 })).id);
       await call(`/v2/browser/${id}/execute`, { code: `open ${site.origin}/`, language: 'bash' });
       open.push(id);
-      rss = treeRss(workerPid);
+      memory = treeMemory(workerPid);
     }
     rows.held.push(open.length);
-    rows.perSession.push((rss - baseline) / open.length / 1024 ** 2);
+    rows.perSession.push((memory - baseline) / open.length / 1024 ** 2);
     for (const id of open) await call(`/v2/browser/${id}`, undefined, 'DELETE');
     return {
       rows: [
@@ -79,12 +80,12 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
         { metric: "scrape's session: first interact (opens at the scraped URL)", unit: 'ms', values: rows.scrape },
         { metric: 'execute p50, bash `get url`', unit: 'ms', values: rows.bash },
         { metric: 'execute p50, node `return 1`', unit: 'ms', values: rows.node },
-        { metric: `sessions held by one worker (cap ${MAX_SESSIONS}) before worker + Chromium RSS passes 2 GiB`, unit: 'sessions', values: rows.held },
-        { metric: 'RSS per parked session (worker + Chromium, summed per process)', unit: 'MiB', values: rows.perSession },
+        { metric: `sessions held by one worker (cap ${MAX_SESSIONS}) before the worker and its Chromiums pass 2 GiB (PSS)`, unit: 'sessions', values: rows.held },
+        { metric: 'memory per parked session (PSS of the worker and its processes)', unit: 'MiB', values: rows.perSession },
       ],
       notes: [
         `${EXECUTES} sequential executes of each kind per run; every execute also stores a JPEG replay frame`,
-        `capacity: RSS summed over the worker and its processes (shared pages counted in each, so an upper bound); baseline ${(baseline / 1024 ** 2).toFixed(0)} MiB before the first parked session`,
+        `capacity: PSS summed over the worker and every process below it (shared pages counted once); baseline ${(baseline / 1024 ** 2).toFixed(0)} MiB before the first parked session, the scraping Chromium included`,
       ],
     };
   } finally {
@@ -96,6 +97,6 @@ async function run(settings: BenchSettings): Promise<ScenarioResult> {
 export const interactScenario: Scenario = {
   name: 'interact',
   description:
-    'Live browser sessions through the public API: POST /v2/browser then its first execute (open a page), a scrape followed by its first interact, the p50 of 50 trivial executes in bash and in node, and the sessions one worker holds, each parked on a small page, before the worker and its Chromium pass 2 GiB of RSS.',
+    'Live browser sessions through the public API: POST /v2/browser then its first execute (open a page), a scrape followed by its first interact, the p50 of 50 trivial executes in bash and in node, and the sessions one worker holds, each parked on a small page, before the worker and its processes pass 2 GiB (proportional set size, shared pages counted once).',
   run,
 };

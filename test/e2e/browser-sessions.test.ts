@@ -36,6 +36,15 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** The session's replay once it has `count` frames: an execute's frame is stored just after its answer. */
+async function replayWith(id: string, count: number) {
+  for (let i = 0; ; i++) {
+    const replay = await api(`/v2/browser/${id}/replay`);
+    if (replay.body.pageCount >= count || i === 50) return replay;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('a standalone session through the SDK', () => {
   it('opens, runs agent-browser commands by ref, lists, replays and deletes, billed for its time', async () => {
     const created = await firecrawl.browser({ ttl: 120, activityTtl: 60 });
@@ -50,8 +59,8 @@ describe('a standalone session through the SDK', () => {
 
     const listed = await firecrawl.listBrowsers({ status: 'active' });
     expect(listed.sessions?.map((s) => s.id)).toContain(id);
-    const replay = await api(`/v2/browser/${id}/replay`);
-    expect(replay.body.pageCount).toBeGreaterThanOrEqual(2);
+    const replay = await replayWith(id, 2);
+    expect(replay.body.pageCount).toBe(2);
     expect(replay.body.pages[1]).toMatchObject({ pageId: '1', pageUrl: `${site.origin}/shop`, action: 'bash' });
     expect((await api(replay.body.pages[1].url, { key: null })).status).toBe(401);
 
@@ -67,6 +76,7 @@ describe('a standalone session through the SDK', () => {
     const { body } = await api('/v2/interact', { body: { ttl: 60 } });
     const id = body.id as string;
     await api(`/v2/interact/${id}/execute`, { body: { code: `open ${site.origin}/shop`, language: 'bash' } });
+    await replayWith(id, 1);
     const frame = await api(`/v2/interact/${id}/replay/0`);
     expect(frame.status).toBe(200);
     expect(frame.headers.get('content-type')).toBe('image/jpeg');
