@@ -196,6 +196,29 @@ describe('warm pages', () => {
     }
   });
 
+  it('starts a profiled context from its storage state, and closes it, and a dedicated one, instead of lending it on', async () => {
+    await withPool({}, async (pool) => {
+      const origin = new URL(site.url).origin;
+      const storageState = {
+        cookies: [{ name: 'profile', value: 'kept', domain: new URL(site.url).hostname, path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' as const }],
+        origins: [{ origin, localStorage: [{ name: 'secret', value: 'from-profile' }] }],
+      };
+      const seen = await pool.withPage({ storageState }, async (page) => {
+        await page.goto(`${site.url}/plain`);
+        return page.evaluate(() => ({ cookie: document.cookie, local: localStorage.getItem('secret') }));
+      });
+      expect(seen).toEqual({ cookie: 'profile=kept', local: 'from-profile' });
+      await pool.withPage({ dedicated: true }, (page) => page.goto(`${site.url}/plain`));
+      const after = await pool.withPage({}, async (page) => {
+        await page.goto(`${site.url}/plain`);
+        return page.evaluate(() => ({ cookie: document.cookie, local: localStorage.getItem('secret') }));
+      });
+      expect(after).toEqual({ cookie: '', local: null });
+      // Neither the profiled nor the dedicated context served another call.
+      expect(pool.stats()).toMatchObject({ pagesServed: 3, pagesReused: 0 });
+    });
+  });
+
   it('does not reuse a page whose call was abandoned while it still used the page', async () => {
     await withPool({}, async (pool) => {
       const controller = new AbortController();
