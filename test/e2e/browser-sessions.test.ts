@@ -8,7 +8,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
 import { startPageServer, type PageServer } from '../helpers/page-server.js';
-import { createKeyWithCli } from '../helpers/run-admin.js';
+import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
 
 const { apiUrl, databaseUrl } = e2eContext();
@@ -85,6 +85,27 @@ describe('a standalone session through the SDK', () => {
     expect((await other(`/v2/browser/${id}/execute`, { body: { code: 'get title', language: 'bash' } })).status).toBe(404);
     expect((await other(`/v2/browser/${id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await api(`/v2/browser/${id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+});
+
+describe('limits', () => {
+  it("counts a team's live sessions against its plan's concurrency: one past it is 429, and a deleted one frees its place", async () => {
+    const limited = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'browser-sessions-limited'));
+    await runAdmin(databaseUrl, ['teams', 'set', 'browser-sessions-limited', '--concurrency', '1']);
+    const first = await limited('/v2/browser', { body: { ttl: 60 } });
+    expect(first.status).toBe(200);
+    expect(await limited('/v2/browser', { body: { ttl: 60 } })).toMatchObject({ status: 429, body: { success: false, code: 'CONCURRENCY_LIMITED' } });
+    expect((await limited(`/v2/browser/${first.body.id}`, { method: 'DELETE' })).status).toBe(200);
+    const again = await limited('/v2/browser', { body: { ttl: 60 } });
+    expect(again.status).toBe(200);
+    await limited(`/v2/browser/${again.body.id}`, { method: 'DELETE' });
+  });
+
+  it('refuses out-of-range TTLs, an oversized prompt and unknown keys with 400s naming them', async () => {
+    expect((await api('/v2/browser', { body: { ttl: 5 } })).body.error).toMatch(/ttl/);
+    expect((await api('/v2/browser', { body: { activityTtl: 4000 } })).body.error).toMatch(/activityTtl/);
+    expect((await api('/v2/browser', { body: { nope: 1 } })).status).toBe(400);
+    expect((await api('/v2/browser', { body: { profile: { name: '' } } })).status).toBe(400);
   });
 });
 
