@@ -82,6 +82,22 @@ describe('extract', () => {
     expect(model.requests[0]!.messages.at(-1)!.content).toContain('the company and its products');
   });
 
+  it("answers the SDK's v1 client too: extract, and asyncExtract then getExtractStatus", async () => {
+    const v1 = firecrawl.v1;
+    const urls = [`${origin}/about`];
+    const waited = await v1.extract(urls, { prompt: 'the company', schema: { type: 'object', properties: { company: { type: 'string' } }, required: ['company'] } });
+    expect(waited).toMatchObject({ success: true, data: { company: 'Acme Corp' } });
+    const started = await v1.asyncExtract(urls, { prompt: 'the company', schema: { type: 'object', properties: { company: { type: 'string' } }, required: ['company'] } });
+    const id = 'id' in started ? String(started.id) : '';
+    if (!id) throw new Error(JSON.stringify(started));
+    let status: { status?: string; data?: unknown } = {};
+    for (let i = 0; i < 300 && status.status !== 'completed'; i++) {
+      status = await v1.getExtractStatus(id);
+      if (status.status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toMatchObject({ status: 'completed', data: { company: 'Acme Corp' } });
+  });
+
   it('expands a /* URL through map to the pages under it, and reports invalid URLs (startExtract/getExtractStatus)', async () => {
     model.reset();
     const started = await firecrawl.startExtract({

@@ -84,4 +84,27 @@ describe("the 4.x package's v1 client", () => {
     expect(await v1.getTokenUsage()).toMatchObject({ success: true, data: { remaining_tokens: expect.any(Number) } });
     expect(await v1.getQueueStatus()).toMatchObject({ success: true });
   });
+
+  it('crawlUrlAndWatch and batchScrapeUrlsAndWatch (the v1 WebSocket), getCreditUsageHistorical, getTokenUsageHistorical', async () => {
+    const v1 = firecrawl.v1;
+    /** The watcher's documents, and its end: `done`, or `error` with its message. */
+    const watch = (watcher: Awaited<ReturnType<typeof v1.crawlUrlAndWatch>>) =>
+      new Promise<{ status: string; urls: string[] }>((resolve, reject) => {
+        const urls: string[] = [];
+        watcher.addEventListener('document', (e) => {
+          urls.push(String((e.detail.metadata as { sourceURL?: string } | undefined)?.sourceURL));
+        });
+        watcher.addEventListener('done', (e) => resolve({ status: e.detail.status, urls }));
+        watcher.addEventListener('error', (e) => reject(new Error(e.detail.error)));
+      });
+    const crawled = await watch(await v1.crawlUrlAndWatch(site.url('/docs/'), { limit: 2 }));
+    expect(crawled.status).toBe('completed');
+    expect(new Set(crawled.urls).size).toBe(2);
+    const batched = await watch(await v1.batchScrapeUrlsAndWatch([site.url('/docs/a'), site.url('/docs/b')], {}));
+    expect(batched.status).toBe('completed');
+    expect(new Set(batched.urls)).toEqual(new Set([site.url('/docs/a'), site.url('/docs/b')]));
+    const credits = await v1.getCreditUsageHistorical();
+    expect(credits).toMatchObject({ success: true, periods: expect.any(Array) });
+    expect(await v1.getTokenUsageHistorical()).toMatchObject({ success: true, periods: expect.any(Array) });
+  });
 });
