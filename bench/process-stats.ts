@@ -4,14 +4,21 @@ import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { descendantsOf, listProcesses, type ProcessEntry } from '../scripts/process-tree.js';
 
-/** Resident set size in bytes (VmRSS), or undefined once the process is gone. */
-export function rssBytes(pid: number): number | undefined {
+/** A `<field>: N kB` line of a /proc file, in bytes; undefined once the process is gone. */
+function procKilobytes(pid: number, file: string, field: string): number | undefined {
   try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
-    return match ? Number(match[1]) * 1024 : undefined;
+    const line = readFileSync(`/proc/${pid}/${file}`, 'latin1')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return line === undefined ? undefined : Number(line.slice(field.length + 1).trim().split(/\s+/)[0]) * 1024;
   } catch {
     return undefined;
   }
+}
+
+/** Resident set size in bytes (VmRSS), or undefined once the process is gone. */
+export function rssBytes(pid: number): number | undefined {
+  return procKilobytes(pid, 'status', 'VmRSS');
 }
 
 /**
@@ -19,12 +26,7 @@ export function rssBytes(pid: number): number | undefined {
  * processes sharing it, so a sum over a browser's processes is not inflated; undefined once gone.
  */
 export function pssBytes(pid: number): number | undefined {
-  try {
-    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  return procKilobytes(pid, 'smaps_rollup', 'Pss');
 }
 
 /** Linux's USER_HZ: /proc reports CPU times in ticks of 1/100 s on every architecture Node runs on. */
