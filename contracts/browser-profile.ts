@@ -5,7 +5,7 @@ export const profileNameSchema = z
   .string()
   .min(1)
   .max(128)
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Profile name must not contain control characters');
+  .refine((name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'Profile name must not contain control characters');
 
 /**
  * `profile: {name, saveChanges}` on a scrape, an interact session or a browser session: the
