@@ -6,6 +6,8 @@
  * and recall are means over pages, F1 their harmonic mean. A 1-token "shingle" is plain token F1.
  */
 
+import { textContent, walkElements, type ParentNode } from '../../scraper/html/dom.js';
+
 /** Python's `\w` under re.UNICODE: letters, numbers and the underscore. */
 const WORD = /[\p{L}\p{N}_]+/gu;
 
@@ -104,4 +106,47 @@ export function snippetScore(pages: ReadonlyArray<{ text: string; with: string[]
     }
   }
   return { kept: keptCount / Math.max(1, withCount), dropped: droppedCount / Math.max(1, withoutCount) };
+}
+
+/** As evaluate.py's `accuracy`: the page's tokens are the article's, exactly. */
+export function exactMatch(truth: string, predicted: string): boolean {
+  const a = tokenize(truth);
+  const b = tokenize(predicted);
+  return a.length === b.length && a.every((token, i) => token === b[i]);
+}
+
+/** Structures whose loss costs a reader more than their share of the words. */
+export const STRUCTURES = { tables: 'table', 'code blocks': 'pre', 'list items': 'li' } as const;
+export type Structure = keyof typeof STRUCTURES;
+
+export type StructureCount = Record<Structure, { kept: number; total: number }>;
+
+export function noStructures(): StructureCount {
+  return Object.fromEntries(Object.keys(STRUCTURES).map((k) => [k, { kept: 0, total: 0 }])) as StructureCount;
+}
+
+/**
+ * How many of the article's tables, code blocks and list items the output keeps: one is kept when
+ * its words appear in the output's words in a row (so a table is kept whether it comes out as a
+ * markdown table or as lines of text, and a list item cut short is not).
+ */
+export function structureKept(article: ParentNode, text: string): StructureCount {
+  const textTokens = ` ${tokenize(text).join(' ')} `;
+  const count = noStructures();
+  const kinds = Object.entries(STRUCTURES) as Array<[Structure, string]>;
+  walkElements(article, (el) => {
+    const kind = kinds.find(([, tag]) => tag === el.name)?.[0];
+    if (!kind) return;
+    const snippet = textContent(el);
+    if (tokenize(snippet).length === 0) return;
+    count[kind].total++;
+    if (containsSnippet(textTokens, snippet)) count[kind].kept++;
+  });
+  return count;
+}
+
+export function addStructureCounts(a: StructureCount, b: StructureCount): StructureCount {
+  return Object.fromEntries(
+    (Object.keys(STRUCTURES) as Structure[]).map((k) => [k, { kept: a[k].kept + b[k].kept, total: a[k].total + b[k].total }]),
+  ) as StructureCount;
 }
