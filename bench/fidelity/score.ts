@@ -6,7 +6,8 @@
  * and recall are means over pages, F1 their harmonic mean. A 1-token "shingle" is plain token F1.
  */
 
-import { textContent, walkElements, type ParentNode } from '../../scraper/html/dom.js';
+import { PHRASING_TAGS } from '../../scraper/html/content-stats.js';
+import { isTag, isText, walkElements, type AnyNode, type ParentNode } from '../../scraper/html/dom.js';
 
 /** Python's `\w` under re.UNICODE: letters, numbers and the underscore. */
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -137,7 +138,7 @@ export function structureKept(article: ParentNode, text: string): StructureCount
   walkElements(article, (el) => {
     const kind = kinds.find(([, tag]) => tag === el.name)?.[0];
     if (!kind) return;
-    const snippet = textContent(el);
+    const snippet = readerText(el);
     if (tokenize(snippet).length === 0) return;
     count[kind].total++;
     if (containsSnippet(textTokens, snippet)) count[kind].kept++;
@@ -149,4 +150,25 @@ export function addStructureCounts(a: StructureCount, b: StructureCount): Struct
   return Object.fromEntries(
     (Object.keys(STRUCTURES) as Structure[]).map((k) => [k, { kept: a[k].kept + b[k].kept, total: a[k].total + b[k].total }]),
   ) as StructureCount;
+}
+
+/**
+ * An HTML article's text as a reader sees it: `textContent` runs table cells, list items and
+ * blocks together ("PosNameTime"), so a space goes between any two blocks; inline elements join.
+ */
+export function readerText(node: AnyNode): string {
+  const parts: string[] = [];
+  const stack: Array<AnyNode | ' '> = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AnyNode | ' ';
+    if (next === ' ') parts.push(' ');
+    else if (isText(next)) parts.push(next.data);
+    else if (isTag(next) || next.type === 'root') {
+      const block = isTag(next) && !PHRASING_TAGS.has(next.name);
+      if (block) stack.push(' ');
+      for (let i = (next as ParentNode).children.length - 1; i >= 0; i--) stack.push((next as ParentNode).children[i] as AnyNode);
+      if (block) parts.push(' ');
+    }
+  }
+  return parts.join('');
 }

@@ -11,7 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { parseHtml, textContent, type Document } from '../../scraper/html/dom.js';
+import { parseHtml, type Document } from '../../scraper/html/dom.js';
+import { readerText } from './score.js';
 import { decodeBody } from '../../scraper/html/decode.js';
 
 export interface FidelityPage {
@@ -49,7 +50,7 @@ function pagesWithExpectedHtml(set: string): FidelityPage[] {
         // The URL Readability's own tests give these pages.
         url: 'http://fakehost/test/page.html',
         html: readFileSync(join(dir, d.name, 'source.html'), 'utf8'),
-        truth: truthHtml.children.map(textContent).join('\n'),
+        truth: readerText(truthHtml),
         truthHtml,
       };
     });
