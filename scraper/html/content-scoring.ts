@@ -11,6 +11,7 @@
  * so the caller can fall back to another selection without parsing again.
  */
 import { AD_TOKEN } from './boilerplate.js';
+import { isSchemaComment, replyBlocks } from './comment-blocks.js';
 import { cleanContent } from './content-cleaning.js';
 import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
 import {
@@ -106,12 +107,16 @@ class Scorer {
   private readonly wrappers = new Set<Element>();
   private readonly dataTables = new Map<Element, boolean>();
   private readonly paragraphs: Paragraph[] = [];
+  /** Comment blocks found by their reply controls: dropped on every attempt, as page chrome is. */
+  private readonly comments: ReadonlySet<Element>;
 
   constructor(
     private readonly root: ParentNode,
     private readonly skip: ReadonlySet<AnyNode>,
     private readonly flags: ScoringFlags,
-  ) {}
+  ) {
+    this.comments = replyBlocks(root);
+  }
 
   run(): ScoredContent | undefined {
     const page = this.gatherStats();
@@ -207,7 +212,7 @@ class Scorer {
     const { attribs } = el;
     if (attribs['aria-hidden'] === 'true' && !(attribs.class ?? '').includes('fallback-image')) return true;
     if (inTableOrCode) return false;
-    if (CHROME_TAGS.has(el.name)) return true;
+    if (CHROME_TAGS.has(el.name) || isSchemaComment(el) || this.comments.has(el)) return true;
     if (!this.flags.stripUnlikely) return false;
     if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
     if (el.name === 'body' || el.name === 'a' || !hasClassOrId(el)) return false;

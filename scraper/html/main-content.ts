@@ -73,6 +73,8 @@ const SMALL_PICK_SHARE = 0.5;
  * heading, not the article, and the blocklist's page is the safer answer.
  */
 const MIN_KEPT_AFTER_CLEANING = 0.2;
+/** How many times longer a laxer attempt's pick elsewhere must be to replace a trusted stricter one. */
+const MOVE_FACTOR = 3;
 /** A pick whose text is mostly link text is a link list (a menu, a list of stories), not an article. */
 const MAX_PICK_LINK_DENSITY = 0.5;
 
@@ -98,7 +100,7 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
     for (const flags of ATTEMPTS) {
       const scored = scoreMainContent(container, skip, flags);
       if (!scored || !isTrusted(scored)) continue;
-      if (!best || scored.length > best.length) best = scored;
+      if (!best || (scored.length > best.length && extends_(scored, best))) best = scored;
       if (scored.length >= ENOUGH_TEXT) break;
     }
   }
@@ -113,6 +115,23 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   }
   if (visibleTextLength(whole, blockSkip) > 0) return { roots: whole, skip: blockSkip, warning: FALLBACK_WARNING };
   return { roots: whole, skip, warning: FALLBACK_WARNING };
+}
+
+/**
+ * A laxer attempt may widen a trusted pick (to take in parts the stricter one dropped), but not
+ * move elsewhere for a little more text: that is what the stricter attempt dropped as unlikely (an
+ * "About me" or events widget beside a short post). Only a pick several times longer moves it: the
+ * stricter attempt then had nothing but a scrap left (a cookie notice) once the page was dropped.
+ */
+function extends_(later: ScoredContent, earlier: ScoredContent): boolean {
+  const first = earlier.roots[0];
+  if (later.length >= earlier.length * MOVE_FACTOR) return true;
+  return first !== undefined && later.roots.some((root) => root === first || isAncestor(root, first));
+}
+
+function isAncestor(ancestor: Element, node: AnyNode): boolean {
+  for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
 }
 
 function isTrusted(scored: ScoredContent): boolean {
