@@ -64,13 +64,16 @@ export function fidelity(matches: readonly Match[]): Fidelity {
 }
 
 /**
- * The text a reader sees in our markdown: link targets, image references, code fences, emphasis
- * and table rules go, so they count neither for nor against us.
+ * The text a reader sees in our markdown: link targets, image references, code fences, list
+ * markers, emphasis and table rules go, so they count neither for nor against us.
  */
 export function markdownText(markdown: string): string {
   return markdown
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    // List markers are markup (an ordered list's numbers are no more the article's words than its
+    // bullets); inside a code block, a line's leading number is the code's.
+    .replace(/^```[^]*?^```|^[ \t]*(?:\d+\.|[-*+])[ \t]+/gm, (match) => (match.startsWith('```') ? match : ''))
     .replace(/^```.*$/gm, ' ')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
     .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=[^\p{L}\p{N}]|$)/gu, '$1')

@@ -12,6 +12,7 @@
  */
 import { AD_TOKEN } from './boilerplate.js';
 import { isSchemaComment, replyBlocks } from './comment-blocks.js';
+import { postUnderTitle, titleHeading } from './title-anchor.js';
 import { cleanContent } from './content-cleaning.js';
 import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
 import {
@@ -48,6 +49,8 @@ export interface ScoredContent {
   linkDensity: number;
   /** Visible characters of the page the scorer chose from: the root less the `skip` passed in and what it dropped. */
   pageLength: number;
+  /** The pick is the post under the title heading, chosen over a block apart from it. */
+  underTitle: boolean;
 }
 
 const UNLIKELY =
@@ -94,8 +97,9 @@ export function scoreMainContent(
   root: ParentNode,
   skip: ReadonlySet<AnyNode>,
   flags: ScoringFlags,
+  titleWords: ReadonlySet<string> = new Set(),
 ): ScoredContent | undefined {
-  const scorer = new Scorer(root, skip, flags);
+  const scorer = new Scorer(root, skip, flags, titleWords);
   return scorer.run();
 }
 
@@ -114,15 +118,23 @@ class Scorer {
     private readonly root: ParentNode,
     private readonly skip: ReadonlySet<AnyNode>,
     private readonly flags: ScoringFlags,
+    private readonly titleWords: ReadonlySet<string>,
   ) {
     this.comments = replyBlocks(root);
   }
 
   run(): ScoredContent | undefined {
-    const page = this.gatherStats();
+    const pageStats = this.gatherStats();
     for (const { from, score } of this.paragraphs) this.propagate(from, score);
-    const top = this.chooseTopCandidate();
+    let top = this.chooseTopCandidate();
     if (!top) return undefined;
+    const page = { stats: (el: Element) => this.stats.get(el), scores: this.scores };
+    const heading = titleHeading(this.root, this.titleWords, page);
+    const post = heading && postUnderTitle(top, heading, page);
+    if (post) {
+      top = post;
+      this.scores.set(post, this.initialScore(post));
+    }
     const roots = this.collectSiblings(top);
     const skip = new Set<AnyNode>(this.skip);
     for (const node of this.dropped) skip.add(node);
@@ -146,7 +158,7 @@ class Scorer {
     let length = chosenLength;
     for (const el of cleaned) length -= this.visible(el);
     const linkDensity = text === 0 ? 0 : links / text;
-    return { roots, skip, length, chosenLength, linkDensity, pageLength: page.visible };
+    return { roots, skip, length, chosenLength, linkDensity, pageLength: pageStats.visible, underTitle: post !== undefined };
   }
 
   private visible(el: Element): number {

@@ -15,6 +15,7 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 import type { TransformOptions } from '../types.js';
 import { scoreMainContent, type ScoredContent, type ScoringFlags } from './content-scoring.js';
 import { findElement, isTag, textContent, visibleTextLength, walkElements } from './dom.js';
+import { words } from './title-anchor.js';
 import type { AnyNode, Document, Element, ParentNode } from './dom.js';
 
 export interface ContentSelection {
@@ -95,10 +96,11 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   // Each attempt is judged on its own: a later, laxer attempt that is longer but untrusted (it
   // took in a comment thread the cleaning then gutted) must not hide an earlier trusted one.
   let best: ScoredContent | undefined;
+  const titleWords = new Set((options.titles ?? []).flatMap((title) => words(title ?? '')));
   // A sibling combinator in excludeTags can match the container itself: then nothing is visible to choose from.
   if (!skip.has(container)) {
     for (const flags of ATTEMPTS) {
-      const scored = scoreMainContent(container, skip, flags);
+      const scored = scoreMainContent(container, skip, flags, titleWords);
       if (!scored || !isTrusted(scored)) continue;
       if (!best || (scored.length > best.length && extends_(scored, best))) best = scored;
       if (scored.length >= ENOUGH_TEXT) break;
@@ -138,7 +140,8 @@ function isTrusted(scored: ScoredContent): boolean {
   const { length, pageLength } = scored;
   if (length === 0 || length < pageLength * MIN_SHARE) return false;
   if (length < SMALL_PICK && length < pageLength * SMALL_PICK_SHARE) return false;
-  return length >= scored.chosenLength * MIN_KEPT_AFTER_CLEANING && scored.linkDensity <= MAX_PICK_LINK_DENSITY;
+  // A list of links under the post's title is the post (a link roundup), not a menu.
+  return length >= scored.chosenLength * MIN_KEPT_AFTER_CLEANING && (scored.underTitle || scored.linkDensity <= MAX_PICK_LINK_DENSITY);
 }
 
 function baseSkip(container: ParentNode): Set<AnyNode> {
@@ -226,8 +229,4 @@ function hasVisibleTag(root: Element, name: string, skip: ReadonlySet<AnyNode>):
     return !found;
   });
   return found;
-}
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
