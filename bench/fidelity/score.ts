@@ -68,13 +68,23 @@ export function fidelity(matches: readonly Match[]): Fidelity {
  * markers, emphasis and table rules go, so they count neither for nor against us.
  */
 export function markdownText(markdown: string): string {
+  // Code (fenced blocks and inline spans) is kept as written: `_start` is a word there, not emphasis.
   return markdown
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    // List markers are markup (an ordered list's numbers are no more the article's words than its
-    // bullets); inside a code block, a line's leading number is the code's.
-    .replace(/^```[^]*?^```|^[ \t]*(?:\d+\.|[-*+])[ \t]+/gm, (match) => (match.startsWith('```') ? match : ''))
-    .replace(/^```.*$/gm, ' ')
+    .split(/(^```[^]*?^```.*$|`[^`\n]+`)/m)
+    .map((part, i) => (i % 2 === 1 ? codeText(part) : proseText(part)))
+    .join('');
+}
+
+function codeText(code: string): string {
+  return code.startsWith('```') ? code.replace(/^```.*$/gm, ' ') : code.slice(1, -1);
+}
+
+function proseText(markdown: string): string {
+  return markdown
+    // List markers are markup: an ordered list's numbers are no more the article's words than its bullets.
+    .replace(/^[ \t]*(?:\d+\.|[-*+])[ \t]+/gm, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
     .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=[^\p{L}\p{N}]|$)/gu, '$1')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, ' ');
@@ -157,7 +167,8 @@ export function addStructureCounts(a: StructureCount, b: StructureCount): Struct
 
 /**
  * An HTML article's text as a reader sees it: `textContent` runs table cells, list items and
- * blocks together ("PosNameTime"), so a space goes between any two blocks; inline elements join.
+ * blocks together ("PosNameTime"), so a space goes between any two blocks and at a line break;
+ * inline elements join.
  */
 export function readerText(node: AnyNode): string {
   const parts: string[] = [];
@@ -167,7 +178,7 @@ export function readerText(node: AnyNode): string {
     if (next === ' ') parts.push(' ');
     else if (isText(next)) parts.push(next.data);
     else if (isTag(next) || next.type === 'root') {
-      const block = isTag(next) && !PHRASING_TAGS.has(next.name);
+      const block = isTag(next) && (next.name === 'br' || !PHRASING_TAGS.has(next.name));
       if (block) stack.push(' ');
       for (let i = (next as ParentNode).children.length - 1; i >= 0; i--) stack.push((next as ParentNode).children[i] as AnyNode);
       if (block) parts.push(' ');
