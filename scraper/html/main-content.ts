@@ -15,7 +15,7 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 import type { TransformOptions } from '../types.js';
 import { scoreMainContent, type ScoredContent, type ScoringFlags } from './content-scoring.js';
 import { findElement, isTag, textContent, visibleTextLength, walkElements } from './dom.js';
-import { words } from './title-anchor.js';
+import { articleTitleWords, words } from './title-anchor.js';
 import type { AnyNode, Document, Element, ParentNode } from './dom.js';
 
 export interface ContentSelection {
@@ -96,7 +96,7 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   // Each attempt is judged on its own: a later, laxer attempt that is longer but untrusted (it
   // took in a comment thread the cleaning then gutted) must not hide an earlier trusted one.
   let best: ScoredContent | undefined;
-  const titleWords = new Set((options.titles ?? []).flatMap((title) => words(title ?? '')));
+  const titleWords = articleTitleWords(options.titles ?? []);
   // A sibling combinator in excludeTags can match the container itself: then nothing is visible to choose from.
   if (!skip.has(container)) {
     for (const flags of ATTEMPTS) {
@@ -198,7 +198,7 @@ function withTitleHeading(
   siteName: string | undefined,
 ): Element[] {
   const first = roots[0];
-  const titleWords = new Set(titles.flatMap((title) => words(title ?? '')));
+  const titleWords = articleTitleWords(titles);
   if (!first || titleWords.size === 0 || roots.some((root) => hasVisibleTag(root, 'h1', skip))) return roots;
   const site = words(siteName ?? '').join(' ');
   let before: Element | undefined;

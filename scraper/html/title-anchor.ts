@@ -32,6 +32,24 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** Separators between a page title's parts: "Story | Site", "Site: Story", "Story – Site". */
+const TITLE_PARTS = /\s+[|–—·•»/-]+\s+|:\s+/u;
+
+/**
+ * The words of the article's own title: of each title given (`<title>`, og:title), its longest
+ * part, so the site's name beside it ("Plot 27: First frost", "Story | The Daily Post") does not
+ * make the site's logo heading look like the article's title.
+ */
+export function articleTitleWords(titles: ReadonlyArray<string | undefined>): Set<string> {
+  const out = new Set<string>();
+  for (const title of titles) {
+    const parts = (title ?? '').split(TITLE_PARTS).map(words);
+    const longest = parts.reduce((a, b) => (b.length > a.length ? b : a), []);
+    for (const w of longest) out.add(w);
+  }
+  return out;
+}
+
 /** The kept `<h1>`–`<h3>` that best repeats the title (the post's title, not the site's name). */
 export function titleHeading(root: ParentNode, titleWords: ReadonlySet<string>, page: AnchorPage): Element | undefined {
   if (titleWords.size === 0) return undefined;

@@ -2,12 +2,13 @@
  * The failure classes of issue #37, one small page each: a fix for each class must keep the post
  * and leave the rest out, by structure and semantics rather than by a site's class names.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { transformHtml } from '../../../scraper/html/transform.js';
 import { options } from './helpers.js';
 
-const URL = 'https://blog.example.com/2012/03/post.html';
-const markdownOf = (html: string) => transformHtml(html, URL, options()).markdown ?? '';
+const PAGE_URL = 'https://blog.example.com/2012/03/post.html';
+const markdownOf = (html: string) => transformHtml(html, PAGE_URL, options()).markdown ?? '';
 
 const POST = [
   'After eleven years with the same pair of amber bulbs, I replaced them with a cheap LED strip rated for ortho and multigrade papers.',
@@ -92,5 +93,29 @@ describe('link-list posts', () => {
     const markdown = markdownOf(html);
     for (const l of links) expect(markdown).toContain(l);
     expect(markdown).not.toContain('patient octopus');
+  });
+});
+
+describe('link roundups and the site\'s name in the title', () => {
+  const items = ['A visual guide to the Unicode normalisation forms', 'Why your SQLite inserts are slow', 'The history of the tab key', 'Debugging a memory leak in a long-running daemon', 'Colour schemes for terminals, tested for colour blindness'];
+  const roundup = (title: string) =>
+    page(
+      `<div id="header"><h1><a href="/">Bits and Bobs</a></h1></div><div id="main"><div class="post"><h2>Links for 2011-02-17</h2><div class="content"><ul class="links">${items
+        .map((t, i) => `<li><div class="link"><a href="/ext/${i}">${t}</a></div><div class="note">Worth a read.</div></li>`)
+        .join('')}</ul></div></div></div>`,
+      title,
+    );
+
+  it('keeps the links of a list kept whole, not only the notes between them', () => {
+    // A Delicious daily-links post (test/fixtures/fidelity/failure-classes): each item is a link, a note and tags.
+    const html = readFileSync(new URL('../../fixtures/fidelity/failure-classes/delicious-link-list-post/source.html', import.meta.url), 'utf8');
+    const markdown = markdownOf(html);
+    for (const t of ['A visual guide to the Unicode normalisation forms', 'Why your SQLite inserts are slow', 'A gentle introduction to Bloom filters']) expect(markdown).toContain(t);
+    expect(markdown).not.toContain('Blogroll');
+  });
+
+  it('does not bring back the site\'s logo heading as the title when the page title names the site beside the post', () => {
+    const markdown = markdownOf(roundup('Bits and Bobs: Links for 2011-02-17'));
+    expect(markdown).not.toContain('Bits and Bobs');
   });
 });
