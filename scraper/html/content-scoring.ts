@@ -86,12 +86,16 @@ const MIN_PARAGRAPH_LENGTH = 25;
 const ANCESTOR_DEPTH = 5;
 const TOP_CANDIDATES = 5;
 const MIN_SHARED_TOP_CANDIDATES = 3;
+/** A layout table holding this share of the page's text is the page's layout. */
+const PAGE_LAYOUT_SHARE = 0.7;
 
 
 interface Paragraph {
   /** First ancestor that receives the score. */
   from: Element;
   score: number;
+  /** The paragraph is this table cell's text (a cell is scored as Readability scores a `<p>`). */
+  cell?: Element;
 }
 
 export function scoreMainContent(
@@ -126,7 +130,7 @@ class Scorer {
 
   run(): ScoredContent | undefined {
     const pageStats = this.gatherStats();
-    for (const { from, score } of this.paragraphs) this.propagate(from, score);
+    for (const { from, score, cell } of this.paragraphs) this.propagate(cell && this.isPageColumn(cell, pageStats) ? cell : from, score);
     let top = this.chooseTopCandidate();
     if (!top) return undefined;
     const page = { stats: (el: Element) => this.stats.get(el), scores: this.scores };
@@ -281,7 +285,7 @@ class Scorer {
     }
     const parent = isElement(el.parent) ? el.parent : undefined;
     if (SCORED_TAGS.has(name)) {
-      if (parent) this.addParagraph(parent, stats.text, stats.commas);
+      if (parent) this.addParagraph(parent, stats.text, stats.commas, name === 'td' ? el : undefined);
       return;
     }
     if (name !== 'div') return;
@@ -299,9 +303,22 @@ class Scorer {
     frame.runCommas = 0;
   }
 
-  private addParagraph(from: Element, textLength: number, commas: number): void {
+  private addParagraph(from: Element, textLength: number, commas: number, cell?: Element): void {
     if (textLength < MIN_PARAGRAPH_LENGTH) return;
-    this.paragraphs.push({ from, score: 1 + commas + Math.min(Math.floor(textLength / 100), 3) });
+    this.paragraphs.push({ from, score: 1 + commas + Math.min(Math.floor(textLength / 100), 3), cell });
+  }
+
+  /**
+   * A cell of a layout table that lays out the whole page is one of its columns (the post, the
+   * sidebar), not a paragraph: it is a candidate itself, so the post's column can win over the row
+   * that holds the sidebar's too. A layout table inside an article (a box, two columns of it) is not.
+   */
+  private isPageColumn(cell: Element, page: Stats): boolean {
+    const row = cell.parent;
+    const section = isElement(row) ? row.parent : null;
+    const table = isElement(section) && section.name !== 'table' ? section.parent : section;
+    if (!isElement(table) || table.name !== 'table' || this.isDataTable(table)) return false;
+    return (this.stats.get(table)?.text ?? 0) >= page.text * PAGE_LAYOUT_SHARE;
   }
 
   private propagate(from: Element, score: number): void {

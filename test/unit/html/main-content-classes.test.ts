@@ -119,3 +119,17 @@ describe('link roundups and the site\'s name in the title', () => {
     expect(markdown).not.toContain('Bits and Bobs');
   });
 });
+
+describe('layout tables', () => {
+  it('takes the post\'s column of a page laid out in a table, not the row with the bio column beside it', () => {
+    const bio = 'I am a retired engineer living in a small village in Shropshire. This weblog is mostly about the village, the church, the bells and the clock, and whatever else I find myself fixing on a Saturday.';
+    const html = page(
+      `<table width="100%"><tr><td colspan="2"><font size="6">Tower Notes</font></td></tr><tr><td width="180"><font size="1"><b>ABOUT ME</b><br>${bio}<br><br><a href="/l/1">Ringing World</a><br><a href="/l/2">Village website</a></font></td>` +
+        `<td><font size="2"><b>Saturday, June 14, 2003</b><br><br>${POST.join('<br><br>')}<br><br><font size="1">posted by Geoff at 6:42 PM</font></font></td></tr></table>`,
+      'Tower Notes',
+    );
+    const markdown = markdownOf(html);
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('retired engineer');
+  });
+});
