@@ -115,7 +115,7 @@ class Cleaner {
       if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
-    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el)) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);

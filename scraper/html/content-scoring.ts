@@ -11,7 +11,7 @@
  * so the caller can fall back to another selection without parsing again.
  */
 import { AD_TOKEN } from './boilerplate.js';
-import { isSchemaComment, replyBlocks } from './comment-blocks.js';
+import { isSchemaComment } from './comment-blocks.js';
 import { isTeaserList } from './teaser-list.js';
 import { postUnderTitle, titleHeading } from './title-anchor.js';
 import { cleanContent } from './content-cleaning.js';
@@ -98,13 +98,21 @@ interface Paragraph {
   cell?: Element;
 }
 
+/** What the caller knows of the page once, for every attempt. */
+export interface PageHints {
+  /** The words of the article's own title (`articleTitleWords`). */
+  titleWords: ReadonlySet<string>;
+  /** Comment blocks found by their reply controls (`replyBlocks`): dropped on every attempt, as page chrome is. */
+  comments: ReadonlySet<Element>;
+}
+
 export function scoreMainContent(
   root: ParentNode,
   skip: ReadonlySet<AnyNode>,
   flags: ScoringFlags,
-  titleWords: ReadonlySet<string> = new Set(),
+  hints: PageHints,
 ): ScoredContent | undefined {
-  const scorer = new Scorer(root, skip, flags, titleWords);
+  const scorer = new Scorer(root, skip, flags, hints);
   return scorer.run();
 }
 
@@ -116,17 +124,13 @@ class Scorer {
   private readonly wrappers = new Set<Element>();
   private readonly dataTables = new Map<Element, boolean>();
   private readonly paragraphs: Paragraph[] = [];
-  /** Comment blocks found by their reply controls: dropped on every attempt, as page chrome is. */
-  private readonly comments: ReadonlySet<Element>;
 
   constructor(
     private readonly root: ParentNode,
     private readonly skip: ReadonlySet<AnyNode>,
     private readonly flags: ScoringFlags,
-    private readonly titleWords: ReadonlySet<string>,
-  ) {
-    this.comments = replyBlocks(root);
-  }
+    private readonly hints: PageHints,
+  ) {}
 
   run(): ScoredContent | undefined {
     const pageStats = this.gatherStats();
@@ -134,7 +138,7 @@ class Scorer {
     let top = this.chooseTopCandidate();
     if (!top) return undefined;
     const page = { stats: (el: Element) => this.stats.get(el), scores: this.scores };
-    const heading = titleHeading(this.root, this.titleWords, page);
+    const heading = titleHeading(this.root, this.hints.titleWords, page);
     const post = heading && postUnderTitle(top, heading, page);
     if (post) {
       top = post;
@@ -229,7 +233,7 @@ class Scorer {
     const { attribs } = el;
     if (attribs['aria-hidden'] === 'true' && !(attribs.class ?? '').includes('fallback-image')) return true;
     if (inTableOrCode) return false;
-    if (CHROME_TAGS.has(el.name) || isSchemaComment(el) || this.comments.has(el)) return true;
+    if (CHROME_TAGS.has(el.name) || isSchemaComment(el) || this.hints.comments.has(el)) return true;
     if (!this.flags.stripUnlikely) return false;
     if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
     if (el.name === 'body' || el.name === 'a' || !hasClassOrId(el)) return false;
@@ -428,7 +432,7 @@ class Scorer {
     return this.keptChildren(parent).filter((sibling) => {
       if (sibling === top) return true;
       // Cards of other stories beside the article score as well as it does, and are none of it.
-      if (isTeaserList(sibling)) return false;
+      if (isTeaserList(sibling, (e) => this.stats.get(e))) return false;
       const bonus = topClass !== '' && sibling.attribs.class === topClass ? topScore * 0.2 : 0;
       const score = this.scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) return true;

@@ -13,6 +13,7 @@
 import { selectAll, selectOne } from 'css-select';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { TransformOptions } from '../types.js';
+import { replyBlocks } from './comment-blocks.js';
 import { scoreMainContent, type ScoredContent, type ScoringFlags } from './content-scoring.js';
 import { findElement, isTag, textContent, visibleTextLength, walkElements } from './dom.js';
 import { articleTitleWords, words } from './title-anchor.js';
@@ -96,11 +97,11 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   // Each attempt is judged on its own: a later, laxer attempt that is longer but untrusted (it
   // took in a comment thread the cleaning then gutted) must not hide an earlier trusted one.
   let best: ScoredContent | undefined;
-  const titleWords = articleTitleWords(options.titles ?? []);
+  const hints = { titleWords: articleTitleWords(options.titles ?? []), comments: replyBlocks(container) };
   // A sibling combinator in excludeTags can match the container itself: then nothing is visible to choose from.
   if (!skip.has(container)) {
     for (const flags of ATTEMPTS) {
-      const scored = scoreMainContent(container, skip, flags, titleWords);
+      const scored = scoreMainContent(container, skip, flags, hints);
       if (!scored || !isTrusted(scored)) continue;
       if (!best || (scored.length > best.length && extends_(scored, best))) best = scored;
       if (scored.length >= ENOUGH_TEXT) break;

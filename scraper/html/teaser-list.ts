@@ -3,7 +3,8 @@
  * related-posts plugin): several blocks of one kind, each a heading that is all link (the other
  * story's title) with at most a short summary. Found by that shape, whatever the block is named.
  */
-import { isTag, textContent, type AnyNode, type Element } from './dom.js';
+import type { Stats } from './content-stats.js';
+import { isTag, type AnyNode, type Element } from './dom.js';
 
 const MIN_CARDS = 3;
 /** A card holds a title and a summary; longer, it is a section of the article with a linked heading. */
@@ -12,34 +13,34 @@ const CARD_HEADINGS = new Set(['h2', 'h3', 'h4', 'h5']);
 /** The heading is the link when the link carries this share of its words. */
 const LINKED_HEADING = 0.9;
 
-export function isTeaserList(el: Element): boolean {
-  const children = el.children.filter((c): c is Element => isTag(c));
-  if (children.length < MIN_CARDS) return false;
+/** `stats` gives the scorer's figures of a kept element (undefined for one left out). */
+export function isTeaserList(el: Element, stats: (el: Element) => Stats | undefined): boolean {
+  let cards = 0;
   const signatures = new Map<string, number>();
-  for (const child of children) {
-    if (!isCard(child)) continue;
+  for (const child of el.children) {
+    if (!isTag(child) || !isCard(child, stats)) continue;
     const signature = `${child.name}.${child.attribs.class ?? ''}`;
-    signatures.set(signature, (signatures.get(signature) ?? 0) + 1);
+    const count = (signatures.get(signature) ?? 0) + 1;
+    signatures.set(signature, count);
+    cards = Math.max(cards, count);
   }
-  return [...signatures.values()].some((count) => count >= MIN_CARDS);
+  return cards >= MIN_CARDS;
 }
 
-function isCard(el: Element): boolean {
-  const text = textContent(el).trim().length;
+function isCard(el: Element, stats: (el: Element) => Stats | undefined): boolean {
+  const text = stats(el)?.text ?? 0;
   if (text === 0 || text > MAX_CARD_TEXT) return false;
-  const heading = findFirst(el, (node) => CARD_HEADINGS.has(node.name));
-  if (!heading) return false;
-  const headingText = textContent(heading).trim().length;
-  const link = findFirst(heading, (node) => node.name === 'a');
-  return headingText > 0 && link !== undefined && textContent(link).trim().length >= headingText * LINKED_HEADING;
+  const heading = firstHeading(el);
+  const figures = heading && stats(heading);
+  return figures !== undefined && figures.text > 0 && figures.links >= figures.text * LINKED_HEADING;
 }
 
-function findFirst(root: Element, test: (el: Element) => boolean): Element | undefined {
+function firstHeading(root: Element): Element | undefined {
   const stack: AnyNode[] = [...root.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop() as AnyNode;
     if (!isTag(node)) continue;
-    if (test(node)) return node;
+    if (CARD_HEADINGS.has(node.name)) return node;
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
   }
   return undefined;
