@@ -6,6 +6,9 @@
  * and recall are means over pages, F1 their harmonic mean. A 1-token "shingle" is plain token F1.
  */
 
+import { PHRASING_TAGS } from '../../scraper/html/content-stats.js';
+import { isTag, isText, walkElements, type AnyNode, type ParentNode } from '../../scraper/html/dom.js';
+
 /** Python's `\w` under re.UNICODE: letters, numbers and the underscore. */
 const WORD = /[\p{L}\p{N}_]+/gu;
 
@@ -61,14 +64,27 @@ export function fidelity(matches: readonly Match[]): Fidelity {
 }
 
 /**
- * The text a reader sees in our markdown: link targets, image references, code fences, emphasis
- * and table rules go, so they count neither for nor against us.
+ * The text a reader sees in our markdown: link targets, image references, code fences, list
+ * markers, emphasis and table rules go, so they count neither for nor against us.
  */
 export function markdownText(markdown: string): string {
+  // Code (fenced blocks and inline spans) is kept as written: `_start` is a word there, not emphasis.
   return markdown
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/^```.*$/gm, ' ')
+    .split(/(^```[^]*?^```.*$|`[^`\n]+`)/m)
+    .map((part, i) => (i % 2 === 1 ? codeText(part) : proseText(part)))
+    .join('');
+}
+
+function codeText(code: string): string {
+  return code.startsWith('```') ? code.replace(/^```.*$/gm, ' ') : code.slice(1, -1);
+}
+
+function proseText(markdown: string): string {
+  return markdown
+    // List markers are markup: an ordered list's numbers are no more the article's words than its bullets.
+    .replace(/^[ \t]*(?:\d+\.|[-*+])[ \t]+/gm, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
     .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=[^\p{L}\p{N}]|$)/gu, '$1')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, ' ');
@@ -104,4 +120,69 @@ export function snippetScore(pages: ReadonlyArray<{ text: string; with: string[]
     }
   }
   return { kept: keptCount / Math.max(1, withCount), dropped: droppedCount / Math.max(1, withoutCount) };
+}
+
+/** As evaluate.py's `accuracy`: the page's tokens are the article's, exactly. */
+export function exactMatch(truth: string, predicted: string): boolean {
+  const a = tokenize(truth);
+  const b = tokenize(predicted);
+  return a.length === b.length && a.every((token, i) => token === b[i]);
+}
+
+/** Structures whose loss costs a reader more than their share of the words. */
+export const STRUCTURES = { tables: 'table', 'code blocks': 'pre', 'list items': 'li' } as const;
+export type Structure = keyof typeof STRUCTURES;
+
+export type StructureCount = Record<Structure, { kept: number; total: number }>;
+
+export function noStructures(): StructureCount {
+  return Object.fromEntries(Object.keys(STRUCTURES).map((k) => [k, { kept: 0, total: 0 }])) as StructureCount;
+}
+
+/**
+ * How many of the article's tables, code blocks and list items the output keeps: one is kept when
+ * its words appear in the output's words in a row (so a table is kept whether it comes out as a
+ * markdown table or as lines of text, and a list item cut short is not).
+ */
+export function structureKept(article: ParentNode, text: string): StructureCount {
+  const textTokens = ` ${tokenize(text).join(' ')} `;
+  const count = noStructures();
+  const kinds = Object.entries(STRUCTURES) as Array<[Structure, string]>;
+  walkElements(article, (el) => {
+    const kind = kinds.find(([, tag]) => tag === el.name)?.[0];
+    if (!kind) return;
+    const snippet = readerText(el);
+    if (tokenize(snippet).length === 0) return;
+    count[kind].total++;
+    if (containsSnippet(textTokens, snippet)) count[kind].kept++;
+  });
+  return count;
+}
+
+export function addStructureCounts(a: StructureCount, b: StructureCount): StructureCount {
+  return Object.fromEntries(
+    (Object.keys(STRUCTURES) as Structure[]).map((k) => [k, { kept: a[k].kept + b[k].kept, total: a[k].total + b[k].total }]),
+  ) as StructureCount;
+}
+
+/**
+ * An HTML article's text as a reader sees it: `textContent` runs table cells, list items and
+ * blocks together ("PosNameTime"), so a space goes between any two blocks and at a line break;
+ * inline elements join.
+ */
+export function readerText(node: AnyNode): string {
+  const parts: string[] = [];
+  const stack: Array<AnyNode | ' '> = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AnyNode | ' ';
+    if (next === ' ') parts.push(' ');
+    else if (isText(next)) parts.push(next.data);
+    else if (isTag(next) || next.type === 'root') {
+      const block = isTag(next) && (next.name === 'br' || !PHRASING_TAGS.has(next.name));
+      if (block) stack.push(' ');
+      for (let i = (next as ParentNode).children.length - 1; i >= 0; i--) stack.push((next as ParentNode).children[i] as AnyNode);
+      if (block) parts.push(' ');
+    }
+  }
+  return parts.join('');
 }

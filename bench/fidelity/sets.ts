@@ -3,13 +3,16 @@
  * - held-out: scrapinghub/article-extraction-benchmark, 181 real pages with human-marked article
  *   bodies. Measured, never tuned on.
  * - development: mozilla/readability's test pages, whose expected output is Readability.js's own
- *   (so Readability.js scores about 1 there by construction). Tuning happens here.
+ *   (so Readability.js scores about 1 there by construction), and hand-built pages of the failure
+ *   classes of issue #37 (comment threads, old blog templates, table layouts, link-list posts,
+ *   related-story blocks), each with its article marked by hand. Tuning happens here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { parseHtml, textContent } from '../../scraper/html/dom.js';
+import { parseHtml, type Document } from '../../scraper/html/dom.js';
+import { readerText } from './score.js';
 import { decodeBody } from '../../scraper/html/decode.js';
 
 export interface FidelityPage {
@@ -18,6 +21,8 @@ export interface FidelityPage {
   html: string;
   /** The article's text, as a reader sees it. */
   truth: string;
+  /** The article as HTML, where the set marks it so: its tables, code blocks and list items are counted. */
+  truthHtml?: Document;
 }
 
 const ROOT = fileURLToPath(new URL('../../test/fixtures/fidelity/', import.meta.url));
@@ -33,18 +38,28 @@ export function heldOutSet(): FidelityPage[] {
   }));
 }
 
-export function developmentSet(): FidelityPage[] {
-  const dir = join(ROOT, 'readability');
+/** A set laid out as mozilla/readability's tests are: one folder per page, `source.html` and `expected.html`. */
+function pagesWithExpectedHtml(set: string): FidelityPage[] {
+  const dir = join(ROOT, set);
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .map((d) => ({
-      name: d.name,
-      // The URL Readability's own tests give these pages.
-      url: 'http://fakehost/test/page.html',
-      html: readFileSync(join(dir, d.name, 'source.html'), 'utf8'),
-      truth: parseHtml(readFileSync(join(dir, d.name, 'expected.html'), 'utf8')).children.map(textContent).join('\n'),
-    }));
+    .map((d) => {
+      const truthHtml = parseHtml(readFileSync(join(dir, d.name, 'expected.html'), 'utf8'));
+      return {
+        name: d.name,
+        // The URL Readability's own tests give these pages.
+        url: 'http://fakehost/test/page.html',
+        html: readFileSync(join(dir, d.name, 'source.html'), 'utf8'),
+        truth: readerText(truthHtml),
+        truthHtml,
+      };
+    });
 }
+
+export const developmentSet = (): FidelityPage[] => pagesWithExpectedHtml('readability');
+
+/** Hand-built pages of the failure classes of issue #37 (test/fixtures/fidelity/failure-classes/README.md). */
+export const failureClassSet = (): FidelityPage[] => pagesWithExpectedHtml('failure-classes');
 
 export interface SnippetPage {
   name: string;

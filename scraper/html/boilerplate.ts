@@ -46,6 +46,12 @@ const CONTRIBUTED = /\bcontributed (reporting|to this (report|story|article))\b[
 /** Readability's `_checkByline` test: the author line, which it takes out of the content. */
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const MAX_BYLINE_TEXT = 100;
+/**
+ * A byline by its words, whatever holds it ("By Sarah Pritchard, Reporter · 2 May 2014", "posted
+ * by Geoff at 6:42 PM"): "by" and a capitalised name, on a short line that does not end as a
+ * sentence does ("By Monday, the council will decide." does).
+ */
+const BYLINE_WORDS = /^(?:[Pp]osted |[Ww]ritten )?(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v) \p{Lu}/u;
 const LOADING_WORDS = /^((loading|wird geladen|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 /** A share bar's label ("Share this:", "Teilen mit:"), whatever holds it. */
 const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|teilen( mit)?|diesen artikel teilen|partager|compartir|condividi)$/iu;
@@ -129,6 +135,10 @@ function isStaffCredit(line: string): boolean {
   return STAFF_CREDIT.test(line) || (line.includes('ontribut') && CONTRIBUTED.test(line));
 }
 
+function isBylineLine(line: string): boolean {
+  return BYLINE_WORDS.test(line) && !SENTENCE_END.test(line);
+}
+
 /** An advertising or "loading" label alone ("- Anzeige -", "Advertisement:", "Loading…"). */
 export function isAdOrLoadingLabel(text: string): boolean {
   const label = text.replace(LABEL_PUNCTUATION, '');
@@ -153,5 +163,6 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;
   }
   if (figures.text <= MAX_DATE_LINE && isDateLine(words)) return true;
+  if (figures.text < MAX_BYLINE_TEXT && !/^h[1-6]$/.test(el.name) && isBylineLine(words.trim())) return true;
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
 }

@@ -5,6 +5,7 @@
  */
 import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
+import { isTeaserList } from './teaser-list.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
 
 /** What the scorer knows of the page, as the cleaning pass reads it. */
@@ -28,6 +29,7 @@ const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
 const IN_CODE = 1;
 const IN_DATA_TABLE = 2;
 const IN_FIGURE = 4;
+const IN_LIST = 8;
 
 /** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
 export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredPage): Element[] {
@@ -56,6 +58,7 @@ class Cleaner {
       let childContext = context;
       if (el.name === 'pre' || el.name === 'code') childContext |= IN_CODE;
       if (el.name === 'figure') childContext |= IN_FIGURE;
+      if (el.name === 'ul' || el.name === 'ol') childContext |= IN_LIST;
       if (el.name === 'table' && this.page.isDataTable(el)) childContext |= IN_DATA_TABLE;
       for (let i = el.children.length - 1; i >= 0; i--) {
         const child = el.children[i] as AnyNode;
@@ -112,9 +115,10 @@ class Cleaner {
       if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
-    return this.removeConditionally(el, stats, (context & IN_DATA_TABLE) !== 0, (context & IN_FIGURE) !== 0);
+    return this.removeConditionally(el, stats, context);
   }
 
   private isCaptionOrRelated(el: Element, stats: Stats): boolean {
@@ -123,7 +127,11 @@ class Cleaner {
   }
 
   /** Readability's `_cleanConditionally`, fed from the gathered statistics. */
-  private removeConditionally(el: Element, stats: Stats, inDataTable: boolean, inFigure: boolean): boolean {
+  private removeConditionally(el: Element, stats: Stats, context: number): boolean {
+    const inDataTable = (context & IN_DATA_TABLE) !== 0;
+    const inFigure = (context & IN_FIGURE) !== 0;
+    // A list kept whole was judged as a list: its items' links are what it lists (a link roundup).
+    const linksListed = (context & IN_LIST) !== 0;
     if (el.name === 'table' && this.page.isDataTable(el)) return false;
     // Tables and code must survive: never drop a block that holds one.
     if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
@@ -143,8 +151,8 @@ class Cleaner {
       (!inFigure && img > 1 && p / img < 0.5) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
-      (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
-      (!isList && weight < 25 && linkDensity > 0.2) ||
+      (!isList && !inFigure && !linksListed && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+      (!isList && !linksListed && weight < 25 && linkDensity > 0.2) ||
       (weight >= 25 && linkDensity > 0.5) ||
       // Readability counts only the embeds its `_clean` left (videos); ours are all gone already, so
       // only a block with little text besides them goes, never an article that holds a few.

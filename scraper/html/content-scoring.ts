@@ -11,6 +11,9 @@
  * so the caller can fall back to another selection without parsing again.
  */
 import { AD_TOKEN } from './boilerplate.js';
+import { isSchemaComment } from './comment-blocks.js';
+import { isTeaserList } from './teaser-list.js';
+import { postUnderTitle, titleHeading } from './title-anchor.js';
 import { cleanContent } from './content-cleaning.js';
 import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
 import {
@@ -47,6 +50,8 @@ export interface ScoredContent {
   linkDensity: number;
   /** Visible characters of the page the scorer chose from: the root less the `skip` passed in and what it dropped. */
   pageLength: number;
+  /** The pick is the post under the title heading, chosen over a block apart from it. */
+  underTitle: boolean;
 }
 
 const UNLIKELY =
@@ -81,20 +86,33 @@ const MIN_PARAGRAPH_LENGTH = 25;
 const ANCESTOR_DEPTH = 5;
 const TOP_CANDIDATES = 5;
 const MIN_SHARED_TOP_CANDIDATES = 3;
+/** A layout table holding this share of the page's text is the page's layout. */
+const PAGE_LAYOUT_SHARE = 0.7;
 
 
 interface Paragraph {
   /** First ancestor that receives the score. */
   from: Element;
   score: number;
+  /** The paragraph is this table cell's text (a cell is scored as Readability scores a `<p>`). */
+  cell?: Element;
+}
+
+/** What the caller knows of the page once, for every attempt. */
+export interface PageHints {
+  /** The words of the article's own title (`articleTitleWords`). */
+  titleWords: ReadonlySet<string>;
+  /** Comment blocks found by their reply controls (`replyBlocks`): dropped on every attempt, as page chrome is. */
+  comments: ReadonlySet<Element>;
 }
 
 export function scoreMainContent(
   root: ParentNode,
   skip: ReadonlySet<AnyNode>,
   flags: ScoringFlags,
+  hints: PageHints,
 ): ScoredContent | undefined {
-  const scorer = new Scorer(root, skip, flags);
+  const scorer = new Scorer(root, skip, flags, hints);
   return scorer.run();
 }
 
@@ -111,13 +129,21 @@ class Scorer {
     private readonly root: ParentNode,
     private readonly skip: ReadonlySet<AnyNode>,
     private readonly flags: ScoringFlags,
+    private readonly hints: PageHints,
   ) {}
 
   run(): ScoredContent | undefined {
-    const page = this.gatherStats();
-    for (const { from, score } of this.paragraphs) this.propagate(from, score);
-    const top = this.chooseTopCandidate();
+    const pageStats = this.gatherStats();
+    for (const { from, score, cell } of this.paragraphs) this.propagate(cell && this.isPageColumn(cell, pageStats) ? cell : from, score);
+    let top = this.chooseTopCandidate();
     if (!top) return undefined;
+    const page = { stats: (el: Element) => this.stats.get(el), scores: this.scores };
+    const heading = titleHeading(this.root, this.hints.titleWords, page);
+    const post = heading && postUnderTitle(top, heading, page);
+    if (post) {
+      top = post;
+      this.scores.set(post, this.initialScore(post));
+    }
     const roots = this.collectSiblings(top);
     const skip = new Set<AnyNode>(this.skip);
     for (const node of this.dropped) skip.add(node);
@@ -141,7 +167,7 @@ class Scorer {
     let length = chosenLength;
     for (const el of cleaned) length -= this.visible(el);
     const linkDensity = text === 0 ? 0 : links / text;
-    return { roots, skip, length, chosenLength, linkDensity, pageLength: page.visible };
+    return { roots, skip, length, chosenLength, linkDensity, pageLength: pageStats.visible, underTitle: post !== undefined };
   }
 
   private visible(el: Element): number {
@@ -207,7 +233,7 @@ class Scorer {
     const { attribs } = el;
     if (attribs['aria-hidden'] === 'true' && !(attribs.class ?? '').includes('fallback-image')) return true;
     if (inTableOrCode) return false;
-    if (CHROME_TAGS.has(el.name)) return true;
+    if (CHROME_TAGS.has(el.name) || isSchemaComment(el) || this.hints.comments.has(el)) return true;
     if (!this.flags.stripUnlikely) return false;
     if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
     if (el.name === 'body' || el.name === 'a' || !hasClassOrId(el)) return false;
@@ -263,7 +289,7 @@ class Scorer {
     }
     const parent = isElement(el.parent) ? el.parent : undefined;
     if (SCORED_TAGS.has(name)) {
-      if (parent) this.addParagraph(parent, stats.text, stats.commas);
+      if (parent) this.addParagraph(parent, stats.text, stats.commas, name === 'td' ? el : undefined);
       return;
     }
     if (name !== 'div') return;
@@ -281,9 +307,22 @@ class Scorer {
     frame.runCommas = 0;
   }
 
-  private addParagraph(from: Element, textLength: number, commas: number): void {
+  private addParagraph(from: Element, textLength: number, commas: number, cell?: Element): void {
     if (textLength < MIN_PARAGRAPH_LENGTH) return;
-    this.paragraphs.push({ from, score: 1 + commas + Math.min(Math.floor(textLength / 100), 3) });
+    this.paragraphs.push({ from, score: 1 + commas + Math.min(Math.floor(textLength / 100), 3), cell });
+  }
+
+  /**
+   * A cell of a layout table that lays out the whole page is one of its columns (the post, the
+   * sidebar), not a paragraph: it is a candidate itself, so the post's column can win over the row
+   * that holds the sidebar's too. A layout table inside an article (a box, two columns of it) is not.
+   */
+  private isPageColumn(cell: Element, page: Stats): boolean {
+    const row = cell.parent;
+    const section = isElement(row) ? row.parent : null;
+    const table = isElement(section) && section.name !== 'table' ? section.parent : section;
+    if (!isElement(table) || table.name !== 'table' || this.isDataTable(table)) return false;
+    return (this.stats.get(table)?.text ?? 0) >= page.text * PAGE_LAYOUT_SHARE;
   }
 
   private propagate(from: Element, score: number): void {
@@ -392,6 +431,8 @@ class Scorer {
     const topClass = top.attribs.class ?? '';
     return this.keptChildren(parent).filter((sibling) => {
       if (sibling === top) return true;
+      // Cards of other stories beside the article score as well as it does, and are none of it.
+      if (isTeaserList(sibling, (e) => this.stats.get(e))) return false;
       const bonus = topClass !== '' && sibling.attribs.class === topClass ? topScore * 0.2 : 0;
       const score = this.scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) return true;

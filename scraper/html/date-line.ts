@@ -23,11 +23,12 @@ const MERIDIEM = /^[ap]\.?m\.?$/u;
 /** Time zones are written in capitals ("ET", "CEST"); in lower case these would be words. */
 const TIME_ZONE = /^[A-Z]{2,4}$/u;
 /**
- * Without a lead-in, only one date (and its time) makes a dateline: a range of dates or an hour on
+ * Without a lead-in, only one date (and its time, and its weekday before it: "Thursday 12 May 2011",
+ * "Thursday, October 28, 2010", the date headers of old blog templates) makes a dateline: a range of dates or an hour on
  * its own is an event's or a live blog's, and the article's.
  */
 const DATE_ONLY =
-  /^(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\p{L}+\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
+  /^(\p{L}+\.?,? )?(\d{1,2}[./-] ?(\d{1,2}|\p{L}+)[./-]? ?\d{2,4}|\d{1,2}(st|nd|rd|th)? \p{L}+\.? \d{4}|\p{L}+\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{4}-\d{2}-\d{2})([ ,T]+(at )?\d{1,2}[:.]\d{2}( ?[ap]\.?m\.?)?( ?uhr)?( [a-z]{2,4})?)?$/iu;
 /** Not "/", "." or "-", which join a numeric date's parts ("05/10/2018"). */
 const SEPARATORS = /[\s,|–—()]+/u;
 /** What is left of a separator written with spaces around it (" / ", " - ") or after a label ("Updated:"). */

@@ -13,8 +13,10 @@
 import { selectAll, selectOne } from 'css-select';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { TransformOptions } from '../types.js';
+import { replyBlocks } from './comment-blocks.js';
 import { scoreMainContent, type ScoredContent, type ScoringFlags } from './content-scoring.js';
 import { findElement, isTag, textContent, visibleTextLength, walkElements } from './dom.js';
+import { articleTitleWords, words } from './title-anchor.js';
 import type { AnyNode, Document, Element, ParentNode } from './dom.js';
 
 export interface ContentSelection {
@@ -73,6 +75,8 @@ const SMALL_PICK_SHARE = 0.5;
  * heading, not the article, and the blocklist's page is the safer answer.
  */
 const MIN_KEPT_AFTER_CLEANING = 0.2;
+/** How many times longer a laxer attempt's pick elsewhere must be to replace a trusted stricter one. */
+const MOVE_FACTOR = 3;
 /** A pick whose text is mostly link text is a link list (a menu, a list of stories), not an article. */
 const MAX_PICK_LINK_DENSITY = 0.5;
 
@@ -93,12 +97,13 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   // Each attempt is judged on its own: a later, laxer attempt that is longer but untrusted (it
   // took in a comment thread the cleaning then gutted) must not hide an earlier trusted one.
   let best: ScoredContent | undefined;
+  const hints = { titleWords: articleTitleWords(options.titles ?? []), comments: replyBlocks(container) };
   // A sibling combinator in excludeTags can match the container itself: then nothing is visible to choose from.
   if (!skip.has(container)) {
     for (const flags of ATTEMPTS) {
-      const scored = scoreMainContent(container, skip, flags);
+      const scored = scoreMainContent(container, skip, flags, hints);
       if (!scored || !isTrusted(scored)) continue;
-      if (!best || scored.length > best.length) best = scored;
+      if (!best || (scored.length > best.length && extends_(scored, best))) best = scored;
       if (scored.length >= ENOUGH_TEXT) break;
     }
   }
@@ -115,11 +120,29 @@ export function selectContent(doc: Document, options: SelectionOptions): Content
   return { roots: whole, skip, warning: FALLBACK_WARNING };
 }
 
+/**
+ * A laxer attempt may widen a trusted pick (to take in parts the stricter one dropped), but not
+ * move elsewhere for a little more text: that is what the stricter attempt dropped as unlikely (an
+ * "About me" or events widget beside a short post). Only a pick several times longer moves it: the
+ * stricter attempt then had nothing but a scrap left (a cookie notice) once the page was dropped.
+ */
+function extends_(later: ScoredContent, earlier: ScoredContent): boolean {
+  const first = earlier.roots[0];
+  if (later.length >= earlier.length * MOVE_FACTOR) return true;
+  return first !== undefined && later.roots.some((root) => root === first || isAncestor(root, first));
+}
+
+function isAncestor(ancestor: Element, node: AnyNode): boolean {
+  for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
+}
+
 function isTrusted(scored: ScoredContent): boolean {
   const { length, pageLength } = scored;
   if (length === 0 || length < pageLength * MIN_SHARE) return false;
   if (length < SMALL_PICK && length < pageLength * SMALL_PICK_SHARE) return false;
-  return length >= scored.chosenLength * MIN_KEPT_AFTER_CLEANING && scored.linkDensity <= MAX_PICK_LINK_DENSITY;
+  // A list of links under the post's title is the post (a link roundup), not a menu.
+  return length >= scored.chosenLength * MIN_KEPT_AFTER_CLEANING && (scored.underTitle || scored.linkDensity <= MAX_PICK_LINK_DENSITY);
 }
 
 function baseSkip(container: ParentNode): Set<AnyNode> {
@@ -176,7 +199,7 @@ function withTitleHeading(
   siteName: string | undefined,
 ): Element[] {
   const first = roots[0];
-  const titleWords = new Set(titles.flatMap((title) => words(title ?? '')));
+  const titleWords = articleTitleWords(titles);
   if (!first || titleWords.size === 0 || roots.some((root) => hasVisibleTag(root, 'h1', skip))) return roots;
   const site = words(siteName ?? '').join(' ');
   let before: Element | undefined;
@@ -207,8 +230,4 @@ function hasVisibleTag(root: Element, name: string, skip: ReadonlySet<AnyNode>):
     return !found;
   });
   return found;
-}
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }

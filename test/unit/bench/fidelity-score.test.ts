@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fidelity, markdownText, shingleMatch, tokenize } from '../../../bench/fidelity/score.js';
+import { exactMatch, fidelity, markdownText, readerText, shingleMatch, structureKept, tokenize } from '../../../bench/fidelity/score.js';
+import { parseHtml } from '../../../scraper/html/dom.js';
 
 describe('the fidelity scorer (article-extraction-benchmark definition)', () => {
   it('tokenizes words in any script, dropping punctuation', () => {
@@ -25,5 +26,26 @@ describe('the fidelity scorer (article-extraction-benchmark definition)', () => 
   it('reads markdown as its visible text: no link targets, image references, emphasis or table rules', () => {
     const md = '# Title\n\nSee [the *docs*](https://example.com/a_(b)) and ![logo](/l.png) **now**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\ncode_here()\n```';
     expect(tokenize(markdownText(md))).toEqual(['Title', 'See', 'the', 'docs', 'and', 'now', 'a', 'b', '1', '2', 'code_here']);
+  });
+
+  it('leaves list markers out, and code as written (`_start` is a word there, and a numbered line is code)', () => {
+    const md = '1.  First step\n2.  Second\n    -   nested\n\nCall `_start` with *care*.\n\n```\n1. $_start\n```';
+    expect(tokenize(markdownText(md))).toEqual(['First', 'step', 'Second', 'nested', 'Call', '_start', 'with', 'care', '1', '_start']);
+  });
+
+  it('counts an exact match as evaluate.py does: the same words, whatever the spacing and punctuation', () => {
+    expect(exactMatch('One, two. Three', 'One two\n\nThree')).toBe(true);
+    expect(exactMatch('One two three', 'Title One two three')).toBe(false);
+  });
+
+  it('reads an HTML article with a space between cells, items and lines, and none inside a word', () => {
+    const doc = parseHtml('<table><tr><th>Pos</th><th>Name</th></tr><tr><td>1</td><td>Sam</td></tr></table><p>wo<b>rd</b> a<br>b</p>');
+    expect(tokenize(readerText(doc))).toEqual(['Pos', 'Name', '1', 'Sam', 'word', 'a', 'b']);
+  });
+
+  it('counts the tables, code blocks and list items whose words the output keeps in a row', () => {
+    const article = parseHtml('<table><tr><td>a1</td><td>b1</td></tr></table><pre>x = 1</pre><ul><li>first item</li><li>second item</li></ul>');
+    const kept = structureKept(article, 'a1 b1 and first item, then x = 1');
+    expect(kept).toEqual({ tables: { kept: 1, total: 1 }, 'code blocks': { kept: 1, total: 1 }, 'list items': { kept: 1, total: 2 } });
   });
 });

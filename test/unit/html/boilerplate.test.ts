@@ -65,6 +65,17 @@ describe('boilerplate inside the chosen article', () => {
   });
 });
 
+describe('bylines by their words', () => {
+  it('drops a short "By …" line whatever holds it, and keeps a sentence that opens with "By"', () => {
+    const markdown = markdownOf(
+      page(`<p>By Sarah Pritchard, Local Democracy Reporter · 15:20, 2 May 2014</p>${paragraphs(0, 3)}<p>By Monday, the bridge was full again.</p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('Sarah Pritchard');
+    expect(markdown).toContain('By Monday, the bridge was full again.');
+    expect(markdown).toContain(PARAGRAPHS[5]);
+  });
+});
+
 describe('links to other articles', () => {
   /** `block` between the article's paragraphs, where the tail rules do not reach. */
   const between = (block: string) => page(`${paragraphs(0, 3)}${block}${paragraphs(3)}`);

@@ -14,6 +14,9 @@ describe('date lines', () => {
       '12.10.2015, 19:16 Uhr',
       '05/10/2018',
       'Nov 19, 2019',
+      'Thursday 12 May 2011',
+      'Thursday, October 28, 2010',
+      '14th March 2012',
     ]) {
       expect(isDateLine(line), line).toBe(true);
     }
