@@ -112,9 +112,9 @@ export function browserRoutes(deps: AppDeps): Router {
     res.send(image);
   });
 
-  router.post('/v2/scrape/:jobId/interact', ...write, interact, requireCredits(deps), scrapeInteract(deps, interact));
-  router.delete('/v2/scrape/:jobId/interact', ...write, async (req, res) => {
-    const scrapeId = String(req.params.jobId);
+  router.post('/v2/scrape/:id/interact', ...write, interact, requireCredits(deps), scrapeInteract(deps, interact));
+  router.delete('/v2/scrape/:id/interact', ...write, async (req, res) => {
+    const scrapeId = String(req.params.id);
     const session = isJobId(scrapeId) ? await findScrapeSession(deps.db, authOf(res).teamId, scrapeId) : undefined;
     if (!session) throw httpError('NOT_FOUND', 'Browser session not found.');
     const { durationMs, credits } = await stopSession(deps, session);
@@ -129,7 +129,7 @@ function scrapeInteract(deps: AppDeps, interact: ReturnType<typeof validatedBody
     const language = checkCode(body.language, body.code);
     if (body.prompt !== undefined) assertModelConfigured(deps.features, 'An interact prompt', 'prompt');
     const { teamId } = authOf(res);
-    const scrapeId = String(req.params.jobId);
+    const scrapeId = String(req.params.id);
     const scrape = await requireTeamJob(deps.db, teamId, scrapeId, ['scrape']);
     let session = await findScrapeSession(deps.db, teamId, scrapeId);
     if (!session) {
