@@ -162,7 +162,10 @@ const OCR_STYLES = [
   { font: 'serif', px: 40 },
 ];
 
-/** Renders each text in each style, clean and distorted (rotated 1.5°, blurred, speckled), and reads it back. */
+/**
+ * Renders each text in each style, clean and distorted (rotated 1.5°, blurred, speckled), and reads it back.
+ * The page hides its overflow: a rotated line overflowed, and Chromium drew scrollbars that OCR read as text.
+ */
 async function ocrFigures(settings: BenchSettings): Promise<ScenarioResult | undefined> {
   const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && existsSync(p));
   if (!chromium) return undefined;
@@ -202,7 +205,7 @@ function render(chromium: string, dir: string, n: number, text: string, style: {
   const speckle = distorted
     ? Array.from({ length: 60 }, (_, i) => `<i style="position:absolute;left:${(i * 37) % 880}px;top:${(i * 53) % 110}px;width:2px;height:2px;background:#777"></i>`).join('')
     : '';
-  const html = `<html><body style="margin:0;background:#fff"><div style="position:relative;padding:30px 20px;font-family:${style.font};font-size:${style.px}px;${filter}">${text}${speckle}</div></body></html>`;
+  const html = `<html><body style="margin:0;background:#fff;overflow:hidden"><div style="position:relative;padding:30px 20px;font-family:${style.font};font-size:${style.px}px;${filter}">${text}${speckle}</div></body></html>`;
   const source = join(dir, `${n}.html`);
   const shot = join(dir, `${n}.png`);
   writeFileSync(source, html);

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { denoiseForOcr } from './denoise.js';
 import { parseFailed } from './office-zip.js';
 
 const require = createRequire(import.meta.url);
@@ -53,7 +54,7 @@ async function recognizeNow(image: Buffer, limits: OcrLimits): Promise<string> {
     limits.signal.addEventListener('abort', abort, { once: true });
   });
   try {
-    const { data } = await Promise.race([worker.recognize(image), stop]);
+    const { data } = await Promise.race([denoiseForOcr(image).then((clean) => worker.recognize(clean)), stop]);
     return data.text.replace(/[ \t]+\n/g, '\n').trim();
   } catch (err) {
     // A stopped or failed recognition leaves the thread in an unknown state: it goes, the next image starts another.
