@@ -188,6 +188,8 @@ describe('job lifecycle', () => {
   });
 
   it('lists running crawls of the caller only, with their options', async () => {
+    // Made first: the admin CLI takes seconds on a loaded machine, and the crawl must still run at the cancel.
+    const other = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'someone-else'));
     const started = await firecrawl.startCrawl(site.url('/slow-index'), { maxConcurrency: 1, sitemap: 'skip', ignoreRobotsTxt: true, crawlEntireDomain: true });
     const active = await firecrawl.getActiveCrawls();
     const mine = active.crawls.find((c) => c.id === started.id);
@@ -196,7 +198,6 @@ describe('job lifecycle', () => {
     expect((mine as any).options.scrapeOptions.formats).toBeDefined();
     const v1 = await api('/v1/crawl/active');
     expect(v1.body.crawls.some((c: { id: string }) => c.id === started.id)).toBe(true);
-    const other = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'someone-else'));
     expect((await other('/v2/crawl/active')).body.crawls).toEqual([]);
     await firecrawl.cancelCrawl(started.id);
   });
