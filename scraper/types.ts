@@ -3,6 +3,7 @@
  * into a Document, and the scrape activity stores the Document and hands back its id.
  */
 import type { Action, Location } from '../contracts/scrape-options.js';
+import type { LinkText } from '../lib/crawl/relevance.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 import type { BrandingProfile } from './engines/branding.js';
 
@@ -115,6 +116,8 @@ export interface TransformOptions {
     images: boolean;
     /** The `attributes` format's selectors (scraper/html/attributes.ts). */
     attributes?: readonly AttributeRequest[];
+    /** Each link's text and surroundings, for a query-directed crawl's scores. */
+    linkTexts?: boolean;
   };
 }
 
@@ -124,6 +127,7 @@ export interface TransformedPage {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  linkTexts?: LinkText[];
   images?: string[];
   attributes?: AttributeValues[];
   metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;

@@ -166,7 +166,8 @@ export class PageJobRun {
           this.mayHaveWork = false;
           const claimId = `${workflowInfo().workflowId}/${this.state.claimSeq}`;
           this.state.claimSeq += 1;
-          this.state.buffer = await claimPages({ jobId: this.input.jobId, claimId, max: this.claimSize });
+          const bestFirst = this.input.crawler?.focus !== undefined;
+          this.state.buffer = await claimPages({ jobId: this.input.jobId, claimId, max: this.claimSize, ...(bestFirst && { bestFirst }) });
           if (this.state.buffer.length === this.claimSize) this.mayHaveWork = true;
           continue;
         }
