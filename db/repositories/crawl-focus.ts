@@ -73,7 +73,8 @@ export async function readFocus(db: Db, jobId: string): Promise<FocusRow | undef
  * Moves up to `max` queued pages scoring at least minScore to `scraping` under `claimId`, highest
  * score first (then oldest), while the crawl has not stopped and its limit has room. The focus
  * row is locked first, so concurrent claims take turns on the limit; the page rows are read
- * through crawl_pages_best_idx, in its order, and rows another claim holds are skipped.
+ * through crawl_pages_best_idx, in its order, and rows another claim holds are skipped. The pick
+ * is materialised to run once, as breadth first's (crawl-pages.ts claimQueued says why).
  */
 export async function claimBestFirst(db: Db, jobId: string, claimId: string, max: number): Promise<FrontierPage[]> {
   const { rows } = await sql<{ url: string; url_key: string; depth: number; seq: string; score: number | null; parent_url: string | null }>`
@@ -81,7 +82,7 @@ export async function claimBestFirst(db: Db, jobId: string, claimId: string, max
       select page_limit - claimed as room, min_score from crawl_focus
       where job_id = ${jobId}::uuid and stop_reason is null
       for update
-    ), pick as (
+    ), pick as materialized (
       select url_key from crawl_pages
       where job_id = ${jobId}::uuid and status = 'queued' and score is not null and score >= (select min_score from focus)
       order by score desc, seq

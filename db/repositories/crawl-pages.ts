@@ -103,27 +103,22 @@ export async function claimPages(db: Db, jobId: string, claimId: string, max: nu
  * one id (activities/crawl-slice.ts).
  */
 export async function claimQueued(db: Db, jobId: string, claimId: string, max: number): Promise<ClaimedPage[]> {
-  const claimed = await db
-    .updateTable('crawl_pages')
-    .set({ status: 'scraping', claim_id: claimId, updated_at: new Date() })
-    .where('job_id', '=', jobId)
-    .where(
-      'url_key',
-      'in',
-      db
-        .selectFrom('crawl_pages')
-        .select('url_key')
-        .where('job_id', '=', jobId)
-        .where('status', '=', 'queued')
-        .orderBy('seq')
-        .limit(max)
-        .forUpdate()
-        .skipLocked(),
+  // The pick is materialised, so it runs once. As `url_key in (subquery)` the planner may make
+  // it the inner side of a nested-loop semi join, run once per outer row: each run skips the
+  // rows this statement already updated and locks the next, and one claim of 1 took the whole
+  // frontier (seen once crawl_pages grew two columns and the plan flipped).
+  const { rows } = await sql<{ url: string; url_key: string; depth: number; seq: string; score: number | null; parent_url: string | null }>`
+    with pick as materialized (
+      select url_key from crawl_pages
+      where job_id = ${jobId}::uuid and status = 'queued'
+      order by seq
+      limit ${max}::integer
+      for update skip locked
     )
-    .returning(['url', 'url_key', 'depth', 'seq', 'score', 'parent_url'])
-    .modifyEnd(PREPARED)
-    .execute();
-  return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+    update crawl_pages p set status = 'scraping', claim_id = ${claimId}, updated_at = now()
+    from pick where p.job_id = ${jobId}::uuid and p.url_key = pick.url_key
+    returning p.url, p.url_key, p.depth, p.seq, p.score, p.parent_url${PREPARED}`.execute(db);
+  return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
 }
 
 /** The pages claimed under `claimId` (those in `status`, if given), oldest first. */

@@ -99,7 +99,7 @@ describe('coverage and stops', () => {
     expect(earlyStop({ ...covered, pagesPerTerm: [3, 3, 2] }, focus({ coverage: 1 }))).toBeUndefined();
     expect(earlyStop({ ...covered, streak: 24 }, focus({ saturation: 25 }))).toBeUndefined();
     expect(earlyStop({ ...covered, streak: 25 }, focus({ saturation: 25 }))).toBe('saturated');
-    expect(earlyStop({ pagesPerTerm: [3, 3, 3], streak: 30 }, focus({ coverage: 0.9, saturation: 25 }) as never)).toBe('coverage_reached');
+    expect(earlyStop({ ...covered, streak: 30 }, focus({ coverage: 0.9, saturation: 25 }))).toBe('coverage_reached');
   });
 
   it('names the limit or the lack of relevant links when nothing stopped it early', () => {
