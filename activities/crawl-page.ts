@@ -90,7 +90,8 @@ function scoreOnArrival(page: FrontierPage, outcome: ScrapeOutcome, focus: Focus
   const text = outcome.relevance?.text ?? (typeof markdown === 'string' ? markdown : '');
   const { score, hits } = pageRelevance(text, focus.terms);
   outcome.document.metadata.crawl = { depth: page.depth, parentUrl: page.parentUrl ?? null, score, linkScore: page.score ?? null };
-  return { relevant: score >= focus.minScore, hits };
+  // A page holding no query term is never relevant, even to a crawl with minScore 0.
+  return { relevant: score > 0 && score >= focus.minScore, hits };
 }
 
 export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy<CrawlPageDone> {

@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario.js';
 import { blockDiffScenario } from './block-diff.js';
 import { crawlComparison } from './crawl-comparison.js';
 import { fidelityScenario } from './fidelity.js';
+import { focusedCrawl } from './focused-crawl.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
 import { pageStore } from './page-store.js';
@@ -23,6 +24,7 @@ export const SCENARIOS: readonly Scenario[] = [
   searchLatency,
   scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50, apiP50TargetMs: 250 }),
   pageStore,
+  focusedCrawl,
   crawlComparison({
     name: 'static-crawl',
     description:
