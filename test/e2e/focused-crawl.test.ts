@@ -92,6 +92,14 @@ describe('query-directed crawl', () => {
     expect(status.coverage).toBeGreaterThan(0);
   });
 
+  it('claims best first when its pages are spaced by a delay too (one claim per batch, from the workflow)', async () => {
+    const { status, pages } = await crawl({ limit: 6, delay: 0.05, query: { query: site.query } });
+    expect(status).toMatchObject({ stopReason: 'limit_reached', total: 6 });
+    // The home page, then the solar section's index: the only link that matches, and the best.
+    expect(pages.map((p) => p.path).slice(0, 2)).toEqual(['/', '/solar/0']);
+    expect(pages.filter((p) => site.relevant.has(p.path))).toHaveLength(5);
+  });
+
   it('stops once the relevant pages cover the query, when asked to', async () => {
     const { status, relevant } = await crawl({ limit, query: { query: site.query, stopWhen: { coverage: 1, evidence: 3 } } });
     expect(status).toMatchObject({ stopReason: 'coverage_reached', coverage: 1 });
