@@ -208,6 +208,11 @@ describe('a frontier slice in a query-directed crawl', () => {
     const skipped = await testDb.db.selectFrom('crawl_pages').select(['url', 'score']).where('job_id', '=', jobId).where('status', '=', 'queued').execute();
     expect(skipped.map((r) => [new URL(r.url).pathname, r.score])).toEqual(expect.arrayContaining([['/recipes', 0], ['/garden', 0]]));
     expect(await readFocus(testDb.db, jobId)).toMatchObject({ claimed: 4, scored: 4, relevant: 4, pagesPerTerm: [4, 4] });
+    // The page cache keeps the pages' outcomes without the text they were scored on.
+    const cached = await testDb.db.selectFrom('page_cache').select('outcome').where('team_id', '=', teamId).where('url', '=', `${base}/solar`).execute();
+    expect(cached).toHaveLength(1);
+    expect(cached[0]!.outcome).toHaveProperty('links');
+    expect(cached[0]!.outcome).not.toHaveProperty('relevance');
   });
 
   it('stops claiming once the relevant pages cover the query', async () => {
