@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlSliceActivity, type CrawlSliceResult } from '../../../activities/crawl-slice.js';
 import type { ActivityDeps } from '../../../activities/deps.js';
@@ -145,6 +146,19 @@ describe('claimBestFirst', () => {
     expect(await focusHasWork(testDb.db, jobId)).toBe(false);
     await finishFocus(testDb.db, jobId, focus(), 10);
     expect((await readFocus(testDb.db, jobId))!.stopReason).toBe('no_relevant_pages');
+  });
+
+  it('reads its pick from the partial index, in order, not by sorting the frontier', async () => {
+    const jobId = await focusedJob(100_000);
+    await scoredRows(jobId, Array.from({ length: 5_000 }, (_, i) => (i % 997) / 997));
+    await sql`analyze crawl_pages`.execute(testDb.db);
+    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain
+      select url_key from crawl_pages
+      where job_id = ${jobId}::uuid and status = 'queued' and score is not null and score >= ${0.1}::real
+      order by score desc, seq limit 1 for update skip locked`.execute(testDb.db);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('crawl_pages_best_idx');
+    expect(plan).not.toMatch(/Sort|Seq Scan/);
   });
 
   it('reports a total of at most the limit while links it will not follow are queued', async () => {
