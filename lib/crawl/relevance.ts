@@ -93,11 +93,10 @@ function round(score: number): number {
  * document among the page's links (their average length normalises each one's).
  */
 export function linkScores(links: readonly LinkText[], query: readonly string[]): number[] {
-  const documents = links.map((link) => [
-    ...Array.from({ length: ANCHOR_WEIGHT }, () => terms(link.text)).flat(),
-    ...urlTerms(link.url),
-    ...terms(link.around),
-  ]);
+  const documents = links.map((link) => {
+    const anchor = terms(link.text);
+    return [...Array.from({ length: ANCHOR_WEIGHT }, () => anchor).flat(), ...urlTerms(link.url), ...terms(link.around)];
+  });
   const average = Math.max(1, documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, documents.length));
   return documents.map((d) => bm25(counts(d), d.length, average, query));
 }
