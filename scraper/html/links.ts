@@ -22,9 +22,9 @@ const BLOCKS: ReadonlySet<string> = new Set([
 const MAX_TEXT = 300;
 
 /**
- * The links of `extractLinks`, each with its text (anchor text, title, image alt; every anchor to
- * the URL) and the text around it: its block's text outside any link, so the other entries of a
- * menu do not lend a link their words. Each block's text is read once, however many links it holds.
+ * The links of `extractLinks`, each with its text (anchor text, title, image alt) and the text
+ * around it (its block's text outside any link, so the other entries of a menu do not lend a link
+ * their words), of every anchor to the URL. Each block's text is read once, however many links it holds.
  */
 export function extractLinkTexts(doc: Document, resolve: UrlResolver): LinkText[] {
   const byUrl = new Map<string, LinkText>();
@@ -41,8 +41,12 @@ export function extractLinkTexts(doc: Document, resolve: UrlResolver): LinkText[
       blockText.set(block, around);
     }
     const known = byUrl.get(url);
-    if (known) known.text = squash(`${known.text} ${text}`);
-    else byUrl.set(url, { url, text, around });
+    if (!known) byUrl.set(url, { url, text, around });
+    else {
+      // Every anchor to the URL speaks for it: a bare menu entry must not hide a described link.
+      known.text = squash(`${known.text} ${text}`);
+      if (around && !known.around.includes(around)) known.around = squash(`${known.around} ${around}`);
+    }
   });
   return [...byUrl.values()];
 }

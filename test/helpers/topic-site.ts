@@ -6,6 +6,10 @@
  * about installing solar panels; the others are about bread, football, gardens, trains, and so on.
  * Every page carries a menu of all sections, and cross-links to pages of other sections (one in
  * ten of them into the relevant one), so breadth first wanders every section at once.
+ *
+ * With `vague`, links say nothing themselves: URLs are opaque (`/a/<n>`), anchors read "read
+ * more" and menu entries "section n"; what a page is about shows only in the text beside the link
+ * (`<li>Solar panel installation, part 3: <a>read more</a></li>`) and on the page itself.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -54,19 +58,22 @@ interface Section {
 
 /**
  * `pages` pages in all (the home page and ten sections), one section in ten relevant.
- * Page k of a section is `/<slug>/<k>`; page 0 is its index.
+ * Page k of a section is `/<slug>/<k>` (`/a/<n>` with `vague`); page 0 is its index.
  */
-export async function startTopicSite(pages: number): Promise<TopicSite> {
+export async function startTopicSite(pages: number, options: { vague?: boolean } = {}): Promise<TopicSite> {
   const perSection = Math.max(2, Math.floor((pages - 1) / (OTHERS.length + 1)));
   const sections: Section[] = [RELEVANT, ...OTHERS].map((s) => ({ ...s, size: perSection }));
   const total = 1 + perSection * sections.length;
-  const relevant = new Set(Array.from({ length: perSection }, (_, k) => `/${RELEVANT.slug}/${k}`));
   const hits = new Map<string, number>();
-  const bySlug = new Map(sections.map((s) => [s.slug, s]));
+  const vague = options.vague === true;
+  // Opaque numbers, not in section order, so no URL tells a section.
+  const pathOf = (s: Section, k: number) => (vague ? `/a/${(sections.indexOf(s) + k * sections.length) * 7919 + 11}` : `/${s.slug}/${k}`);
+  const byPath = new Map(sections.flatMap((s) => Array.from({ length: s.size }, (_, k) => [pathOf(s, k), { section: s, k }] as const)));
+  const relevant = new Set(Array.from({ length: perSection }, (_, k) => pathOf(sections[0]!, k)));
 
   const title = (s: Section, k: number) => (k === 0 ? `${s.name}: all articles` : `${s.name}, part ${k}: ${s.words[k % s.words.length]} and ${s.words[(k * 3 + 1) % s.words.length]}`);
-  const link = (s: Section, k: number) => `<a href="/${s.slug}/${k}">${title(s, k)}</a>`;
-  const menu = `<nav><ul>${sections.map((s) => `<li><a href="/${s.slug}/0">${s.name}</a></li>`).join('')}</ul></nav>`;
+  const link = (s: Section, k: number) => (vague ? `${title(s, k)}: <a href="${pathOf(s, k)}">read more</a>` : `<a href="${pathOf(s, k)}">${title(s, k)}</a>`);
+  const menu = `<nav><ul>${sections.map((s, i) => `<li><a href="${pathOf(s, 0)}">${vague ? `section ${i + 1}` : s.name}</a></li>`).join('')}</ul></nav>`;
   const paragraph = (s: Section, seed: number) =>
     `<p>${Array.from({ length: 60 }, (_, i) => (i % 3 === 2 ? 'the' : s.words[pick(seed, i, s.words.length)])).join(' ')}.</p>`;
 
@@ -84,17 +91,15 @@ export async function startTopicSite(pages: number): Promise<TopicSite> {
 </article><aside><h2>Elsewhere on the site</h2><ul>${cross.filter(Boolean).map((a) => `<li>${a}</li>`).join('')}</ul></aside></main></body></html>`;
   };
   const home = `<!doctype html><html><head><title>Hobby pages</title></head><body>${menu}<main><h1>Hobby pages</h1>
-<ul>${sections.map((s) => `<li><a href="/${s.slug}/0">${s.name}: all articles</a></li>`).join('')}</ul></main></body></html>`;
+<ul>${sections.map((s) => `<li>${link(s, 0)}</li>`).join('')}</ul></main></body></html>`;
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/robots.txt') return res.writeHead(404).end();
-    const match = /^\/([a-z]+)\/(\d+)$/.exec(path);
-    const section = match ? bySlug.get(match[1]!) : undefined;
-    const k = match ? Number(match[2]) : -1;
-    if (path !== '/' && (!section || k >= section.size)) return res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>none</body></html>');
+    const found = byPath.get(path);
+    if (path !== '/' && !found) return res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>none</body></html>');
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(section ? page(section, k) : home);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(found ? page(found.section, found.k) : home);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -28,6 +28,12 @@ describe('link texts (a query-directed crawl’s scores)', () => {
     ]);
   });
 
+  it('keeps the text around every anchor to a URL: a bare menu entry does not hide a described link', () => {
+    expect(page(`<nav><ul><li><a href="/a/7">section 1</a></li></ul></nav><ul><li>Solar panel installation: <a href="/a/7">read more</a></li></ul>`)).toEqual([
+      { url: 'https://s.example/a/7', text: 'section 1 read more', around: 'Solar panel installation:' },
+    ]);
+  });
+
   it('caps the text around a link', () => {
     const [link] = page(`<p>${'word '.repeat(500)}<a href="/y">y</a></p>`)!;
     expect(link!.around.length).toBeLessThanOrEqual(300);
