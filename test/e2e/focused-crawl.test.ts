@@ -67,6 +67,21 @@ describe('query-directed crawl', () => {
     expect(breadthFirst.pages.every((p) => p.crawl === undefined)).toBe(true);
   });
 
+  it('finds the relevant pages by the text around links when the links themselves say nothing', async () => {
+    const vague = await startTopicSite(221, { vague: true });
+    try {
+      const started = await api('/v2/crawl', { body: { url: vague.url, sitemap: 'skip', limit, query: { query: vague.query } } });
+      expect(started.status).toBe(200);
+      const status = await waitForJobEnd(api, 'crawl', started.body.id, 180_000);
+      expect(status).toMatchObject({ status: 'completed', stopReason: 'no_relevant_pages' });
+      const fetched = [...vague.hits.keys()];
+      expect(fetched.length).toBeLessThanOrEqual(limit);
+      expect(fetched.filter((p) => vague.relevant.has(p)).length).toBeGreaterThanOrEqual(Math.ceil(vague.relevant.size * 0.9));
+    } finally {
+      await vague.close();
+    }
+  });
+
   it('traces each page: its depth, the page that linked it, its score on arrival and its link’s score', async () => {
     const { pages } = await crawl({ limit: 10, query: { query: site.query } });
     expect(pages).toHaveLength(10);
@@ -92,7 +107,7 @@ describe('query-directed crawl', () => {
     expect(status.coverage).toBeGreaterThan(0);
   });
 
-  it('claims best first when its pages are spaced by a delay too (one claim per batch, from the workflow)', async () => {
+  it('claims best first when its pages are spaced by a delay too (the workflow claims what its free lanes start)', async () => {
     const { status, pages } = await crawl({ limit: 6, delay: 0.05, query: { query: site.query } });
     expect(status).toMatchObject({ stopReason: 'limit_reached', total: 6 });
     // The home page, then the solar section's index: the only link that matches, and the best.
