@@ -8,7 +8,10 @@
 import type { ChangeDetection } from '../contracts/change-detection.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
 import { settlePage } from '../db/repositories/crawl-pages.js';
-import type { CrawlerSettings, FrontierPage } from '../lib/crawl/settings.js';
+import type { FocusEvidence } from '../db/repositories/crawl-focus.js';
+import { pageRelevance } from '../lib/crawl/relevance.js';
+import type { CrawlerSettings, FocusSettings, FrontierPage } from '../lib/crawl/settings.js';
+import type { ScrapeOutcome } from '../scraper/scrape.js';
 import { PageError, TrawlError } from '../lib/errors.js';
 import { atActivityBoundary } from './boundary.js';
 import type { ActivityDeps } from './deps.js';
@@ -17,6 +20,7 @@ import { ENRICH_STEPS, type EnrichStep } from './page/enrich/steps.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
 import { pageCharge, withCreditCode } from './page/team-budget.js';
 import { discover } from './site/discover.js';
+import { stopIfDone } from './site/focus-stop.js';
 import { sparingBlockedHosts } from './threat/gate.js';
 import type { RobotsLookup } from './site/site-rules.js';
 
@@ -67,13 +71,27 @@ export function createCrawlPageActivity(
 
 /** A crawl page as the pipeline's task. */
 export function crawlTask(input: CrawlPageInput) {
-  return { ...input, url: input.page.url, sourceUrl: input.page.url, options: input.scrapeOptions };
+  return { ...input, url: input.page.url, sourceUrl: input.page.url, options: input.scrapeOptions, relevance: input.crawler?.focus !== undefined };
 }
 
 /** The page's failure when no attempt will fix it (a refused charge included), else undefined. */
 export function finalFailure(err: unknown): TrawlError | undefined {
   const known = withCreditCode(err);
   return known instanceof TrawlError && !known.retryable ? known : undefined;
+}
+
+/**
+ * A query-directed crawl's page, scored against the query on arrival: its trace goes into its
+ * metadata (`crawl`), its evidence into the crawl's progress.
+ */
+function scoreOnArrival(page: FrontierPage, outcome: ScrapeOutcome, focus: FocusSettings): FocusEvidence {
+  const markdown = outcome.document.markdown;
+  // A page from the cache (lockdown) has no relevance text: its markdown, if delivered, stands in.
+  const text = outcome.relevance?.text ?? (typeof markdown === 'string' ? markdown : '');
+  const { score, hits } = pageRelevance(text, focus.terms);
+  outcome.document.metadata.crawl = { depth: page.depth, parentUrl: page.parentUrl ?? null, score, linkScore: page.score ?? null };
+  // A page holding no query term is never relevant, even to a crawl with minScore 0.
+  return { relevant: score > 0 && score >= focus.minScore, hits };
 }
 
 export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): PagePolicy<CrawlPageDone> {
@@ -95,8 +113,12 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
       // With sitemap "only" the sitemap is the whole crawl: links on pages are not followed.
       const enqueued =
         crawler && crawler.sitemap !== 'only'
-          ? await discover(deps, sparingBlockedHosts(robotsFor, threat), task.jobId, crawler, outcome.links, page.depth + 1)
+          ? await discover(deps, sparingBlockedHosts(robotsFor, threat), task.jobId, crawler, outcome.links, page.depth + 1, {
+              parentUrl: page.url,
+              texts: outcome.relevance?.links,
+            })
           : 0;
+      const focus = crawler?.focus && scoreOnArrival(page, outcome, crawler.focus);
       const stored = await settlePage(
         deps.db,
         { jobId: task.jobId, urlKey: page.urlKey, status: 'completed' },
@@ -115,10 +137,12 @@ export function crawlPolicy(input: CrawlPageInput, robotsFor: RobotsLookup): Pag
           lease: slot.reused ? undefined : slot,
           search,
           cacheCopy,
+          focus,
         },
       );
       // Its transaction released the slot.
       if (!slot.reused) slot.released = true;
+      if (crawler?.focus) await stopIfDone(deps.db, task.jobId, crawler.focus);
       return { documentId: stored.documentId, creditsUsed, enqueued };
     },
   };

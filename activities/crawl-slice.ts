@@ -13,6 +13,7 @@
  * hands the page that attempt had in flight back to the workflow instead of running it here.
  */
 import { Context } from '@temporalio/activity';
+import { claimBestFirst, focusHasWork } from '../db/repositories/crawl-focus.js';
 import { claimQueued, claimTotals, openPageCount, pagesClaimedBy, type ClaimTotals } from '../db/repositories/crawl-pages.js';
 import type { FrontierPage } from '../lib/crawl/settings.js';
 import { CRAWL_SLOT_WAIT_MS, crawlPolicy, crawlTask, finalFailure, type CrawlPageInput } from './crawl-page.js';
@@ -97,11 +98,13 @@ export function createCrawlSliceActivity(
     let claimed = 0;
     let idleMs = IDLE_POLL_FIRST_MS;
     const ended = (): SliceEnd | undefined => (Date.now() >= stopAt ? 'time' : claimed >= maxPages ? 'budget' : undefined);
+    const focused = input.crawler?.focus !== undefined;
     const claimNext = async (): Promise<FrontierPage | undefined> => {
-      const [page] = await claimQueued(deps.db, jobId, sliceId, 1);
+      const [page] = await (focused ? claimBestFirst : claimQueued)(deps.db, jobId, sliceId, 1);
       if (page) claimed += 1;
       return page;
     };
+    const hasWork = async () => (focused ? focusHasWork(deps.db, jobId) : (await openPageCount(deps.db, jobId)) > 0);
     /** What a page's failure means for the slice: it ends it, or the page is recorded as failed. */
     const failed = async (page: FrontierPage, err: unknown): Promise<SliceStop | undefined> => {
       if (ctx.cancellationSignal.aborted) throw err;
@@ -116,7 +119,7 @@ export function createCrawlSliceActivity(
       if (end) return { ended: end };
       const first = await claimNext();
       if (!first) {
-        if ((await openPageCount(deps.db, jobId)) === 0) return { ended: 'drained' };
+        if (!(await hasWork())) return { ended: 'drained' };
         // Pages in flight in other lanes may still add links: waiting here keeps this lane ready
         // for them, where returning would leave it idle until the workflow starts another slice.
         await ctx.sleep(Math.min(idleMs, Math.max(1, stopAt - Date.now())));

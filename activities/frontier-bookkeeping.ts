@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cancelOpenPages, claimPages as claimFrontierPages, settlePage } from '../db/repositories/crawl-pages.js';
+import type { FocusSettings } from '../lib/crawl/settings.js';
+import { finishFocus } from './site/focus-stop.js';
 import { completeJobIfDrained, finishJob as finishJobRow } from '../db/repositories/jobs.js';
 import type { Db } from '../db/connect.js';
 import type { FrontierPage } from '../lib/crawl/settings.js';
@@ -10,6 +12,8 @@ export interface ClaimPagesInput {
   /** Stable across retries of this claim, so a retry returns the same pages. */
   claimId: string;
   max: number;
+  /** A query-directed crawl's: highest score first, within its limit. */
+  bestFirst?: boolean;
 }
 
 export interface RecordPageFailureInput {
@@ -28,12 +32,14 @@ export interface FinishJobInput {
   warning?: string;
   /** Retire pages still queued or claimed, which will now never be scraped (always done on cancel). */
   retireOpenPages?: boolean;
+  /** A query-directed crawl: its stop reason is recorded, and the links it did not follow are retired. */
+  focus?: { settings: FocusSettings; limit: number };
 }
 
-/** Hands the workflow the next queued pages, oldest first. */
+/** Hands the workflow the next queued pages, oldest first (best first in a query-directed crawl). */
 export function createClaimPagesActivity(deps: ActivityDeps) {
   return async function claimPages(input: ClaimPagesInput): Promise<FrontierPage[]> {
-    return claimFrontierPages(deps.db, input.jobId, input.claimId, input.max);
+    return claimFrontierPages(deps.db, input.jobId, input.claimId, input.max, input.bestFirst);
   };
 }
 
@@ -70,6 +76,14 @@ export function createFinishJobActivity(deps: ActivityDeps) {
   /** Returns false when a completion found pages still open (appended meanwhile): keep going. */
   return async function finishJob(input: FinishJobInput): Promise<boolean> {
     const warning = input.warning !== undefined ? { warning: input.warning } : {};
+    if (input.status === 'completed' && input.focus && !input.retireOpenPages) {
+      // Nothing is in flight and nothing left is claimable: links below minScore or past the
+      // limit stay queued, and would keep a drained check waiting for ever.
+      await finishFocus(deps.db, input.jobId, input.focus.settings, input.focus.limit);
+      await cancelOpenPages(deps.db, input.jobId);
+      await finishJobRow(deps.db, input.jobId, 'completed', { error: null, ...warning });
+      return true;
+    }
     if (input.status === 'completed' && !input.retireOpenPages) {
       return completeJobIfDrained(deps.db, input.jobId, warning);
     }

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ThreatProtectionOverride } from '../contracts/scrape-options.js';
+import { createFocus } from '../db/repositories/crawl-focus.js';
 import { recordRobotsBlocked } from '../db/repositories/crawl-pages.js';
 import { discoverSitemapUrls } from '../scraper/discovery/sitemaps.js';
 import type { CrawlerSettings } from '../lib/crawl/settings.js';
@@ -36,6 +37,14 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
     const { jobId, crawler } = input;
     const heartbeat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_INTERVAL_MS);
     return atActivityBoundary(async () => {
+      if (crawler.focus) {
+        await createFocus(deps.db, jobId, {
+          minScore: crawler.focus.minScore,
+          limit: crawler.limit,
+          evidence: crawler.focus.evidence,
+          terms: crawler.focus.terms.length,
+        });
+      }
       const threat = await pageThreatGate(deps, input.teamId, input.threatProtection);
       const lookup = sparingBlockedHosts(robotsFor, threat);
       // A start page the lists block is queued alone, to be refused and listed in /errors; its
@@ -48,7 +57,8 @@ export function createStartCrawlActivity(deps: ActivityDeps, robotsFor: RobotsLo
           await recordRobotsBlocked(deps.db, jobId, [crawler.startUrl]);
         } else {
           // The start page is in the crawl whatever the path filters say: the user asked for it.
-          queued += await discover(deps, lookup, jobId, { ...crawler, includePaths: [], excludePaths: [] }, [crawler.startUrl], 0);
+          // A query-directed crawl claims it first for the same reason.
+          queued += await discover(deps, lookup, jobId, { ...crawler, includePaths: [], excludePaths: [] }, [crawler.startUrl], 0, { score: 1 });
         }
       }
       if (crawler.sitemap !== 'skip' && !startBlocked) {

@@ -2,6 +2,8 @@
  * What crawl and batch-scrape status readers share, so the HTTP status route and the websocket
  * report a job identically: kind lookup, the status figures, and how documents are paged.
  */
+import { readFocus } from '../db/repositories/crawl-focus.js';
+import { coverage, type StopReason } from '../lib/crawl/relevance.js';
 import { readJobProgress, type DocumentPageQuery } from '../db/repositories/crawl-read.js';
 import { findTeamJob } from '../db/repositories/jobs.js';
 import { findExpiredJob } from '../db/repositories/retention.js';
@@ -66,6 +68,9 @@ export interface JobStatusView {
   warning?: string;
   /** Why a failed job failed; the SDK ignores it, people reading the JSON need it. */
   error?: string;
+  /** A query-directed crawl's (a Trawl extension): why it stopped (null while it runs), and how much of the query its relevant pages cover. */
+  stopReason?: StopReason | null;
+  coverage?: number;
 }
 
 const ROBOTS_WARNING =
@@ -73,7 +78,7 @@ const ROBOTS_WARNING =
   'See the /errors endpoint of this job for the list of blocked URLs.';
 
 export async function jobStatusView(db: Db, job: Job): Promise<JobStatusView> {
-  const progress = await readJobProgress(db, job.id);
+  const [progress, focus] = await Promise.all([readJobProgress(db, job.id), job.kind === 'crawl' ? readFocus(db, job.id) : undefined]);
   // Only once the job ends: more pages may still be blocked while it runs.
   const robotsWarning = job.status !== 'scraping' && progress.robotsBlocked > 0 ? ROBOTS_WARNING : undefined;
   const warning = [job.warning, robotsWarning].filter(Boolean).join(' ');
@@ -85,6 +90,7 @@ export async function jobStatusView(db: Db, job: Job): Promise<JobStatusView> {
     expiresAt: job.expires_at.toISOString(),
     ...(warning && { warning }),
     ...(job.status === 'failed' && job.error && { error: job.error }),
+    ...(focus && { stopReason: focus.stopReason, coverage: coverage(focus.pagesPerTerm, focus.evidence) }),
   };
 }
 

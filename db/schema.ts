@@ -100,6 +100,24 @@ export interface CrawlPageTable {
   error: string | null;
   claim_id: string | null;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** A query-directed crawl's link score; claimed highest first. Null in other jobs. */
+  score: number | null;
+  /** The page the link was found on, in a query-directed crawl. */
+  parent_url: string | null;
+}
+
+/** A query-directed crawl's progress (db/repositories/crawl-focus.ts). */
+export interface CrawlFocusTable {
+  job_id: string;
+  min_score: number;
+  page_limit: number;
+  evidence: number;
+  claimed: Generated<number>;
+  scored: Generated<number>;
+  relevant: Generated<number>;
+  streak: Generated<number>;
+  pages_per_term: number[];
+  stop_reason: string | null;
 }
 
 export interface CrawlRobotsTable {
@@ -488,6 +506,7 @@ export interface Database {
   crawl_pages: CrawlPageTable;
   robots_blocked: RobotsBlockedTable;
   crawl_robots: CrawlRobotsTable;
+  crawl_focus: CrawlFocusTable;
   team_plans: TeamPlanTable;
   credit_ledger: CreditLedgerTable;
   credit_usage: CreditUsageTable;

@@ -24,6 +24,7 @@ import { convertFile, KIND_TYPES, unsupported } from './files/convert.js';
 import { hasZipMagic, imageType, sniffFile } from './files/sniff.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { FetchRequest, FetchedPage, ProfileState, RedirectHop, TransformOptions } from './types.js';
+import type { LinkText } from '../lib/crawl/relevance.js';
 
 export interface ScraperDeps {
   browser: BrowserPool;
@@ -59,6 +60,8 @@ export interface ScrapeRequest {
   file?: UploadedFile;
   /** `options.profile`, loaded by the caller: see BrowserFetchRequest.profile. */
   profile?: ProfileState;
+  /** A query-directed crawl's page: the outcome carries `relevance`, the words it is scored on. */
+  relevance?: boolean;
 }
 
 export interface UploadedFile {
@@ -86,6 +89,8 @@ export interface ScrapeOutcome {
   validators?: PageValidators;
   /** The server answered a conditional request with 304: the Document holds metadata only. */
   notModified?: boolean;
+  /** What a query-directed crawl scores (ScrapeRequest.relevance): the page's text, and its links' texts. */
+  relevance?: { text: string; links: LinkText[] };
 }
 
 export async function scrapeUrl(req: ScrapeRequest, deps: ScraperDeps): Promise<ScrapeOutcome> {
@@ -155,7 +160,7 @@ async function convertPage(req: ScrapeRequest, deps: ScraperDeps, page: FetchedP
     return { document: { metadata }, statusCode: 304, engine: page.engine, links: [], validators, notModified: true };
   }
 
-  const transform = transformOptions(options, outputs);
+  const transform = transformOptions(options, outputs, req.relevance === true);
   const raw = outputs.rawBase64 ? rawBase64Of(page) : undefined;
   const htmlTransform = deps.transformHtml ?? transformHtml;
   const file = raw
@@ -193,7 +198,8 @@ async function convertPage(req: ScrapeRequest, deps: ScraperDeps, page: FetchedP
       ...provenanceOf(page),
     },
   };
-  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: file?.pdf, validators };
+  const relevance = req.relevance ? { text: transformed.markdown ?? '', links: transformed.linkTexts ?? [] } : undefined;
+  return { document, statusCode: page.statusCode, engine: page.engine, links: transformed.links ?? [], pdf: file?.pdf, validators, ...(relevance && { relevance }) };
 }
 
 /**
@@ -223,21 +229,22 @@ function validatorsOf(headers: Record<string, string>): PageValidators | undefin
   return { ...(etag && { etag }), ...(lastModified && { lastModified }) };
 }
 
-function transformOptions(options: ScrapeOptions, outputs: PageOutputs): TransformOptions {
+function transformOptions(options: ScrapeOptions, outputs: PageOutputs, relevance: boolean): TransformOptions {
   return {
     onlyMainContent: options.onlyMainContent,
     includeTags: options.includeTags,
     excludeTags: options.excludeTags,
     removeBase64Images: options.removeBase64Images,
     want: {
-      // The model formats read the page as markdown even when it is not returned.
-      markdown: outputs.markdown || readsMarkdown(outputs),
+      // The model formats and a query-directed crawl's score read the page as markdown even when it is not returned.
+      markdown: outputs.markdown || readsMarkdown(outputs) || relevance,
       html: outputs.html,
       rawHtml: outputs.rawHtml,
       // Always extracted: crawls discover pages through them, and it is cheap next to markdown.
       links: true,
       images: outputs.images,
       attributes: outputs.attributes?.selectors,
+      linkTexts: relevance,
     },
   };
 }

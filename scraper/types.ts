@@ -4,6 +4,7 @@
  */
 import type { StorageState } from '../browser/browser-pool.js';
 import type { Action, Location } from '../contracts/scrape-options.js';
+import type { LinkText } from '../lib/crawl/relevance.js';
 import type { AttributeRequest, AttributeValues } from './html/attributes.js';
 import type { BrandingProfile } from './engines/branding.js';
 
@@ -124,6 +125,8 @@ export interface TransformOptions {
     images: boolean;
     /** The `attributes` format's selectors (scraper/html/attributes.ts). */
     attributes?: readonly AttributeRequest[];
+    /** Each link's text and surroundings, for a query-directed crawl's scores. */
+    linkTexts?: boolean;
   };
 }
 
@@ -133,6 +136,7 @@ export interface TransformedPage {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  linkTexts?: LinkText[];
   images?: string[];
   attributes?: AttributeValues[];
   metadata: Omit<PageMetadata, 'sourceURL' | 'statusCode'>;

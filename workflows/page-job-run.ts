@@ -166,8 +166,12 @@ export class PageJobRun {
           this.mayHaveWork = false;
           const claimId = `${workflowInfo().workflowId}/${this.state.claimSeq}`;
           this.state.claimSeq += 1;
-          this.state.buffer = await claimPages({ jobId: this.input.jobId, claimId, max: this.claimSize });
-          if (this.state.buffer.length === this.claimSize) this.mayHaveWork = true;
+          const bestFirst = this.input.crawler?.focus !== undefined;
+          // Best first claims only what the free lanes start now, so the links their pages find
+          // compete for the next claim.
+          const max = bestFirst ? concurrency - this.inFlight : this.claimSize;
+          this.state.buffer = await claimPages({ jobId: this.input.jobId, claimId, max, ...(bestFirst && { bestFirst }) });
+          if (this.state.buffer.length === max) this.mayHaveWork = true;
           continue;
         }
         if (this.inFlight === 0) return 'drained';

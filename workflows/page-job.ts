@@ -55,6 +55,7 @@ export async function runPageJob(
         status: 'completed',
         // Claimed and queued pages leave the totals: they will not be scraped.
         ...(idle === 'out-of-credits' ? { warning: CREDITS_EXHAUSTED_WARNING, retireOpenPages: true } : {}),
+        ...(input.crawler?.focus && { focus: { settings: input.crawler.focus, limit: input.crawler.limit } }),
       });
       if (completed) return;
       // Pages were appended while this run wound down: back to work on them.

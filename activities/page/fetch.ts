@@ -55,7 +55,9 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
     const cachedAt = new Date();
     if (policy.store && cacheable(outcome)) {
       // Serialised now, before the metadata below and the enrich stage's fields are added.
-      cacheCopy = newCacheCopy({ teamId: owner.teamId, key: cacheKey, url: req.url, cachedAt }, outcome);
+      // A query-directed crawl's relevance text is its markdown again, and only that crawl reads it.
+      const { relevance: _relevance, ...cached } = outcome;
+      cacheCopy = newCacheCopy({ teamId: owner.teamId, key: cacheKey, url: req.url, cachedAt }, cached);
     }
     // Without a read (maxAge 0, crawl pages) there is no cacheState, as in Firecrawl.
     if (reads) {

@@ -50,6 +50,8 @@ export interface PageTask {
   changeDetection?: ChangeDetection;
   /** A parse: the id of the file uploaded to POST /v2/parse (db/repositories/parse-uploads.ts), read instead of fetching `url`. */
   uploadId?: string;
+  /** A query-directed crawl's page: see ScrapeRequest.relevance. */
+  relevance?: boolean;
 }
 
 /** A page that went through fetch and enrich, ready to be stored. */
@@ -146,6 +148,7 @@ async function runStages<Result>(
         // Zero data retention keeps screenshots and PDFs inline: nothing of the page is stored apart.
         publishMedia: task.options.zeroDataRetention ? undefined : mediaPublisher(deps.db, task),
         checkUrl: threat?.check,
+        relevance: task.relevance,
       };
       const { outcome, cacheCopy } = await fetchPage(request, deps, owner, task.uploadId);
       policy.accept?.(outcome);

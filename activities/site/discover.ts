@@ -3,8 +3,9 @@
  * added to its frontier. Used when a crawl starts and after each of its pages.
  */
 import { enqueuePages, recordRobotsBlocked, type FrontierCandidate } from '../../db/repositories/crawl-pages.js';
+import { linkScores, type LinkText } from '../../lib/crawl/relevance.js';
 import { createScope } from '../../lib/crawl/scope.js';
-import type { CrawlerSettings } from '../../lib/crawl/settings.js';
+import type { CrawlerSettings, FocusSettings } from '../../lib/crawl/settings.js';
 import { normalizeUrl, urlKey } from '../../lib/url/normalize.js';
 import type { ActivityDeps } from '../deps.js';
 import type { RobotsLookup } from './site-rules.js';
@@ -35,6 +36,22 @@ function knownFrontier(jobId: string): KnownFrontier {
   return known;
 }
 
+/** Where links come from, for a query-directed crawl's scores and trace. */
+export interface LinkSource {
+  /** The page they are on; none for the start page and sitemap URLs. */
+  parentUrl?: string;
+  /** Their texts on that page; a link without one is scored by its URL alone. */
+  texts?: readonly LinkText[];
+  /** One score for every link instead (the start page's: the user asked for it). */
+  score?: number;
+}
+
+/**
+ * A query-directed crawl's frontier holds links it may never claim (scored below minScore, or
+ * beyond its limit): room for this many times its limit, so the best links have others to beat.
+ */
+const FOCUS_FRONTIER_FACTOR = 10;
+
 /**
  * Resolves to the number of pages added to the frontier. Once the frontier is full, links are
  * neither filtered nor recorded as blocked by robots.txt: none of them would be crawled.
@@ -46,6 +63,7 @@ export async function discover(
   crawler: CrawlerSettings,
   links: readonly string[],
   depth: number,
+  source: LinkSource = {},
 ): Promise<number> {
   const known = knownFrontier(jobId);
   if (known.full) return 0;
@@ -64,7 +82,8 @@ export async function discover(
     candidates.push({ url, urlKey: key, depth });
   }
   await recordRobotsBlocked(deps.db, jobId, blocked.map((b) => b.url));
-  const { added, full } = await enqueuePages(deps.db, jobId, crawler.limit, candidates);
+  const room = crawler.focus ? Math.min(MAX_JOB_PAGES, crawler.limit * FOCUS_FRONTIER_FACTOR) : crawler.limit;
+  const { added, full } = await enqueuePages(deps.db, jobId, room, crawler.focus ? scored(candidates, crawler, crawler.focus, source) : candidates);
   known.full ||= full;
   // A blocked URL is recorded once; it is as done as one in the frontier.
   for (const key of [...candidates.map((c) => c.urlKey), ...blocked.map((b) => b.key)]) {
@@ -72,6 +91,19 @@ export async function discover(
     known.keys.add(key);
   }
   return added;
+}
+
+/** Candidates with their link scores, best first: when the frontier has room for some only, the best get it. */
+function scored(candidates: readonly FrontierCandidate[], crawler: CrawlerSettings, focus: FocusSettings, source: LinkSource): FrontierCandidate[] {
+  // Keyed as candidates are: by the URL the crawler would fetch.
+  const texts = new Map(source.texts?.map((t) => [fetchableUrl(t.url, crawler), t]));
+  const scores =
+    source.score !== undefined
+      ? candidates.map(() => source.score!)
+      : linkScores(candidates.map((c) => texts.get(c.url) ?? { url: c.url, text: '', around: '' }), focus.terms);
+  return candidates
+    .map((c, i) => ({ ...c, score: scores[i]!, ...(source.parentUrl !== undefined && { parentUrl: source.parentUrl }) }))
+    .sort((a, b) => b.score - a.score);
 }
 
 export function frontierKey(url: string, crawler: CrawlerSettings): string {

@@ -60,6 +60,12 @@ export const jobStatus = z.looseObject({
   next: z.string().optional().describe('The next page of documents, when there is one'),
   data: z.array(document),
   warning: z.string().optional(),
+  stopReason: z
+    .enum(['coverage_reached', 'saturated', 'no_relevant_pages', 'limit_reached'])
+    .nullable()
+    .optional()
+    .describe('Trawl extension, a crawl with `query`: why it stopped; null while it runs'),
+  coverage: z.number().optional().describe('Trawl extension, a crawl with `query`: share of the query its relevant pages cover, 0–1'),
 });
 
 export const jobErrors = z.object({

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { clampPagesToCredits } from '../../lib/credits.js';
 import { crawlWorkflow } from '../../workflows/index.js';
-import type { CrawlerSettings } from '../../lib/crawl/settings.js';
+import { queryTerms } from '../../lib/crawl/relevance.js';
+import type { CrawlerSettings, FocusSettings } from '../../lib/crawl/settings.js';
 import type { AppDeps } from '../deps.js';
 import { crawlOptionsFromV1 } from '../../lib/crawl/v1-options.js';
 import { suggestCrawlOptions } from '../crawl-prompt.js';
@@ -11,7 +12,7 @@ import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { publicBaseUrl } from '../public-url.js';
-import { crawlRequestSchema, crawlRequestV1Schema, type CrawlRequest } from '../schemas/crawl.js';
+import { crawlRequestSchema, crawlRequestV1Schema, type CrawlQuery, type CrawlRequest } from '../schemas/crawl.js';
 import { absoluteHttpUrl } from '../schemas/url.js';
 import { refuseBlockedStartUrl } from '../target-check.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
@@ -60,7 +61,7 @@ function startCrawl(deps: AppDeps, version: 'v1' | 'v2', validated: ValidatedBod
         kind: 'crawl' as const,
         scrapeOptions: withZeroDataRetention(body.scrapeOptions, zdr),
         webhook: body.webhook,
-        crawler: { ...crawlerSettings(body), limit: clamped.pages },
+        crawler: { ...crawlerSettings(body), limit: clamped.pages, ...(body.query && { focus: focusSettings(body.query) }) },
         maxConcurrency: body.maxConcurrency,
         delaySecs: body.delay,
         pagesPerRun: deps.config.crawl.pagesPerRun,
@@ -89,7 +90,7 @@ async function withPromptOptions(deps: AppDeps, teamId: string, body: CrawlReque
 }
 
 /** The crawl's settings from its parsed request; monitors' crawl targets use it too (api/monitor/plan.ts). */
-export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequest, 'webhook' | 'prompt' | 'zeroDataRetention' | 'origin' | 'integration' | 'delay' | 'maxConcurrency'>>): CrawlerSettings {
+export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequest, 'webhook' | 'prompt' | 'zeroDataRetention' | 'origin' | 'integration' | 'delay' | 'maxConcurrency' | 'query'>>): CrawlerSettings {
   return {
     startUrl: absoluteHttpUrl(body.url)!,
     includePaths: body.includePaths,
@@ -106,4 +107,9 @@ export function crawlerSettings(body: Pick<CrawlRequest, Exclude<keyof CrawlRequ
     deduplicateSimilarURLs: body.deduplicateSimilarURLs,
     via: { proxy: body.scrapeOptions.proxy, country: body.scrapeOptions.location?.country, robotsUserAgent: body.robotsUserAgent },
   };
+}
+
+function focusSettings(given: CrawlQuery): FocusSettings {
+  const { coverage, evidence, saturation } = given.stopWhen;
+  return { query: given.query, terms: queryTerms(given.query), minScore: given.minScore, ...(coverage !== undefined && { coverage }), evidence, saturation };
 }

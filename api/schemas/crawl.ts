@@ -5,6 +5,7 @@ import { checkWaitForWithinTimeout, requestMetaShape, scrapeOptionsShape } from 
 import { targetUrlSchema } from './url.js';
 import { webhookSchema } from '../../contracts/webhook.js';
 import { MAX_JOB_PAGES } from '../../contracts/job-limits.js';
+import { MAX_QUERY_TERMS, queryTerms } from '../../lib/crawl/relevance.js';
 
 export const crawlScrapeOptionsSchema = z
   .strictObject(scrapeOptionsShape)
@@ -25,10 +26,36 @@ export const crawlerOptionsShape = {
   zeroDataRetention: z.boolean().default(false),
 };
 
+const stopWhenShape = {
+  coverage: z.number().gt(0).max(1).optional().describe('Stop once the relevant pages cover this share of the query (0–1]; off when absent'),
+  evidence: z.number().int().min(1).max(100).default(3).describe('Relevant pages holding a query term for that term to count as covered'),
+  saturation: z.number().int().min(1).max(MAX_JOB_PAGES).default(25).describe('Stop after this many pages in a row score below minScore'),
+};
+
+/** A Trawl extension: the crawl goes best first by relevance to `query` and stops when it is answered (lib/crawl/relevance.ts). */
+export const crawlQuerySchema = z
+  .strictObject({
+    query: z
+      .string()
+      .min(1)
+      .max(1000)
+      .refine((q) => queryTerms(q).length > 0, 'the query has no words to look for (only stopwords or punctuation)')
+      .refine((q) => queryTerms(q).length <= MAX_QUERY_TERMS, `at most ${MAX_QUERY_TERMS} distinct words`)
+      .describe('What the crawl looks for'),
+    minScore: z.number().min(0).max(1).default(0.1).describe('Links scoring below it are not followed; pages below it are not relevant'),
+    stopWhen: z
+      .strictObject(stopWhenShape)
+      .default(() => z.strictObject(stopWhenShape).parse({}))
+      .describe('Adaptive stop rules'),
+  })
+  .describe('Trawl extension: a query-directed crawl, best first by relevance to the query');
+export type CrawlQuery = z.infer<typeof crawlQuerySchema>;
+
 /** POST /v2/crawl */
 export const crawlRequestSchema = z.strictObject({
   url: targetUrlSchema,
   ...crawlerOptionsShape,
+  query: crawlQuerySchema.optional(),
   scrapeOptions: crawlScrapeOptionsSchema,
   ...requestMetaShape,
 });

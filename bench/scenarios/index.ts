@@ -4,6 +4,7 @@ import { blockDiffScenario } from './block-diff.js';
 import { crawlComparison } from './crawl-comparison.js';
 import { fidelityScenario } from './fidelity.js';
 import { interactScenario } from './interact.js';
+import { focusedCrawl } from './focused-crawl.js';
 import { markdownThroughput } from './markdown-throughput.js';
 import { memory } from './memory.js';
 import { pageStore } from './page-store.js';
@@ -25,6 +26,7 @@ export const SCENARIOS: readonly Scenario[] = [
   interactScenario,
   scrapeLatency({ name: 'scrape-js', variant: 'js', defaultCalls: 50, apiP50TargetMs: 250 }),
   pageStore,
+  focusedCrawl,
   crawlComparison({
     name: 'static-crawl',
     description:

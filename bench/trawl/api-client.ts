@@ -47,6 +47,17 @@ export async function waitForCrawl(
   }
 }
 
+/** Every page a finished crawl stored, following `next`: each one's sourceURL and metadata. */
+export async function crawlDocuments(target: ApiTarget, id: string): Promise<{ metadata: Record<string, unknown> & { sourceURL: string } }[]> {
+  const documents: { metadata: Record<string, unknown> & { sourceURL: string } }[] = [];
+  for (let path: string | undefined = `/v2/crawl/${id}`; path; ) {
+    const page: { data: typeof documents; next?: string } = await call(target, 'GET', path);
+    documents.push(...page.data);
+    path = page.next && new URL(page.next).pathname + new URL(page.next).search;
+  }
+  return documents;
+}
+
 /** One POST /v2/scrape; resolves to the Document. */
 export async function scrape(target: ApiTarget, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { data } = await call<{ data: Record<string, unknown> }>(target, 'POST', '/v2/scrape', body);

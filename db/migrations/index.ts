@@ -30,6 +30,7 @@ import * as jobApiVersion from './2026_12_01_000200_job_api_version.js';
 import * as agentThreads from './2026_12_01_000300_agent_threads.js';
 import * as parseUploads from './2026_12_01_000400_parse_uploads.js';
 import * as browserSessions from './2026_12_01_000600_browser_sessions.js';
+import * as crawlFocus from './2026_12_02_000100_crawl_focus.js';
 import * as pageCacheTotals from './2026_11_27_000100_page_cache_totals.js';
 import * as crawlClaimIndex from './2026_11_28_000100_crawl_claim_index.js';
 import * as lz4Documents from './2026_11_28_000200_lz4_documents.js';
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_000300_agent_threads': agentThreads,
   '2026_12_01_000400_parse_uploads': parseUploads,
   '2026_12_01_000600_browser_sessions': browserSessions,
+  '2026_12_02_000100_crawl_focus': crawlFocus,
 };

@@ -3,11 +3,13 @@
  * one is. Every write is idempotent, because Temporal delivers activities at least once.
  */
 import { sql, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
+import type { FrontierPage } from '../../lib/crawl/settings.js';
 import type { SearchEntry } from '../../lib/search/index-entry.js';
 import type { Db } from '../connect.js';
 import { PREPARED } from '../prepared.js';
 import type { CrawlPageStatus, Database, NewDocument } from '../schema.js';
 import { slotRelease, type SlotLease } from './concurrency-slots.js';
+import { claimBestFirst, focusEvidenceUpdate, type FocusEvidence } from './crawl-focus.js';
 import type { LedgerCharge } from './ledger.js';
 import type { CacheCopy } from './page-cache.js';
 import { documentInsert, storePage } from './page-store.js';
@@ -17,13 +19,12 @@ export interface FrontierCandidate {
   url: string;
   urlKey: string;
   depth: number;
+  /** A query-directed crawl's link score (crawl-focus.ts claims by it) and the page the link is on. */
+  score?: number;
+  parentUrl?: string;
 }
 
-export interface ClaimedPage {
-  url: string;
-  urlKey: string;
-  depth: number;
-}
+export type ClaimedPage = FrontierPage;
 
 export interface Enqueued {
   /** Pages added to the frontier. */
@@ -60,16 +61,17 @@ export async function enqueuePages(
       with room as (
         select ${limit}::integer - count(*)::integer as n from crawl_pages where job_id = ${jobId}::uuid
       ), candidate as (
-        select * from unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::integer[])
-          with ordinality as c(url_key, url, depth, ord)
+        select * from unnest(${unique.map((c) => c.urlKey)}::text[], ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.depth)}::integer[],
+            ${unique.map((c) => c.score ?? null)}::real[], ${unique.map((c) => c.parentUrl ?? null)}::text[])
+          with ordinality as c(url_key, url, depth, score, parent_url, ord)
       ), fresh as (
-        select c.url_key, c.url, c.depth from candidate c
+        select c.url_key, c.url, c.depth, c.score, c.parent_url from candidate c
         where not exists (select 1 from crawl_pages p where p.job_id = ${jobId}::uuid and p.url_key = c.url_key)
         order by c.ord
         limit greatest((select n from room), 0)
       ), inserted as (
-        insert into crawl_pages (job_id, url_key, url, depth)
-        select ${jobId}::uuid, url_key, url, depth from fresh
+        insert into crawl_pages (job_id, url_key, url, depth, score, parent_url)
+        select ${jobId}::uuid, url_key, url, depth, score, parent_url from fresh
         on conflict (job_id, url_key) do nothing
         returning 1
       )
@@ -85,13 +87,14 @@ export async function lockEnqueues(trx: Transaction<Database>, jobId: string): P
 }
 
 /**
- * Moves up to `max` queued pages to `scraping`, oldest first. A retry with the same `claimId`
- * returns the pages the first attempt claimed, so none are stranded by a lost activity result.
+ * Moves up to `max` queued pages to `scraping`, oldest first (best first for a query-directed
+ * crawl, crawl-focus.ts). A retry with the same `claimId` returns the pages the first attempt
+ * claimed, so none are stranded by a lost activity result.
  */
-export async function claimPages(db: Db, jobId: string, claimId: string, max: number): Promise<ClaimedPage[]> {
+export async function claimPages(db: Db, jobId: string, claimId: string, max: number, bestFirst = false): Promise<ClaimedPage[]> {
   const already = await pagesClaimedBy(db, jobId, claimId);
   if (already.length > 0) return already;
-  return claimQueued(db, jobId, claimId, max);
+  return (bestFirst ? claimBestFirst : claimQueued)(db, jobId, claimId, max);
 }
 
 /**
@@ -100,32 +103,27 @@ export async function claimPages(db: Db, jobId: string, claimId: string, max: nu
  * one id (activities/crawl-slice.ts).
  */
 export async function claimQueued(db: Db, jobId: string, claimId: string, max: number): Promise<ClaimedPage[]> {
-  const claimed = await db
-    .updateTable('crawl_pages')
-    .set({ status: 'scraping', claim_id: claimId, updated_at: new Date() })
-    .where('job_id', '=', jobId)
-    .where(
-      'url_key',
-      'in',
-      db
-        .selectFrom('crawl_pages')
-        .select('url_key')
-        .where('job_id', '=', jobId)
-        .where('status', '=', 'queued')
-        .orderBy('seq')
-        .limit(max)
-        .forUpdate()
-        .skipLocked(),
+  // The pick is materialised, so it runs once. As `url_key in (subquery)` the planner may make
+  // it the inner side of a nested-loop semi join, run once per outer row: each run skips the
+  // rows this statement already updated and locks the next, and one claim of 1 took the whole
+  // frontier (seen once crawl_pages grew two columns and the plan flipped).
+  const { rows } = await sql<{ url: string; url_key: string; depth: number; seq: string; score: number | null; parent_url: string | null }>`
+    with pick as materialized (
+      select url_key from crawl_pages
+      where job_id = ${jobId}::uuid and status = 'queued'
+      order by seq
+      limit ${max}::integer
+      for update skip locked
     )
-    .returning(['url', 'url_key', 'depth', 'seq'])
-    .modifyEnd(PREPARED)
-    .execute();
-  return claimed.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
+    update crawl_pages p set status = 'scraping', claim_id = ${claimId}, updated_at = now()
+    from pick where p.job_id = ${jobId}::uuid and p.url_key = pick.url_key
+    returning p.url, p.url_key, p.depth, p.seq, p.score, p.parent_url${PREPARED}`.execute(db);
+  return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toClaimed);
 }
 
 /** The pages claimed under `claimId` (those in `status`, if given), oldest first. */
 export async function pagesClaimedBy(db: Db, jobId: string, claimId: string, status?: CrawlPageStatus): Promise<ClaimedPage[]> {
-  let query = db.selectFrom('crawl_pages').select(['url', 'url_key', 'depth']).where('job_id', '=', jobId).where('claim_id', '=', claimId);
+  let query = db.selectFrom('crawl_pages').select(['url', 'url_key', 'depth', 'score', 'parent_url']).where('job_id', '=', jobId).where('claim_id', '=', claimId);
   if (status) query = query.where('status', '=', status);
   const rows = await query.orderBy('seq').execute();
   return rows.map(toClaimed);
@@ -158,8 +156,14 @@ export async function claimTotals(db: Db, jobId: string, claimId: string, withDo
   return { claimed: row.claimed, completed: row.completed, failed: row.failed, creditsUsed: row.credits, documentIds: row.document_ids ?? [] };
 }
 
-function toClaimed(r: { url: string; url_key: string; depth: number }): ClaimedPage {
-  return { url: r.url, urlKey: r.url_key, depth: r.depth };
+function toClaimed(r: { url: string; url_key: string; depth: number; score: number | null; parent_url: string | null }): ClaimedPage {
+  return {
+    url: r.url,
+    urlKey: r.url_key,
+    depth: r.depth,
+    ...(r.score !== null && { score: r.score }),
+    ...(r.parent_url !== null && { parentUrl: r.parent_url }),
+  };
 }
 
 /** What a finished page settles besides its Document and frontier row. */
@@ -172,6 +176,8 @@ export interface PageSettlement {
   search?: SearchEntry;
   /** The page's copy for the team's page cache (db/repositories/page-cache.ts). */
   cacheCopy?: CacheCopy;
+  /** A query-directed crawl's page: what it adds to the crawl's progress (crawl-focus.ts). */
+  focus?: FocusEvidence;
 }
 
 /**
@@ -210,6 +216,7 @@ export async function settlePage(
           .returning(sql<number>`1`.as('one')),
       },
       ...(lease ? [{ name: 'slot', body: slotRelease(db, lease).returning(sql<number>`1`.as('one')) }] : []),
+      ...(settlement.focus ? [{ name: 'focus', body: focusEvidenceUpdate(page.jobId, settlement.focus) }] : []),
     ],
     select: sql`(select id from doc) as document_id, exists (select 1 from inserted) as inserted`,
     cacheCopy: settlement.cacheCopy,

@@ -5,7 +5,10 @@ import type { Db } from '../connect.js';
 export interface JobProgress {
   completed: number;
   failed: number;
-  /** Pages queued, in flight or finished; cancelled pages were never going to be scraped. */
+  /**
+   * Pages queued, in flight or finished; cancelled pages were never going to be scraped. A
+   * query-directed crawl queues more links than it will scrape: its total is at most its limit.
+   */
   total: number;
   creditsUsed: number;
   robotsBlocked: number;
@@ -22,7 +25,8 @@ export async function readJobProgress(db: Db, jobId: string): Promise<JobProgres
     .select((eb) => [
       sql<number>`count(*) filter (where status = 'completed')`.as('completed'),
       sql<number>`count(*) filter (where status = 'failed')`.as('failed'),
-      sql<number>`count(*) filter (where status in ('queued', 'scraping', 'completed', 'failed'))`.as('total'),
+      sql<number>`least(count(*) filter (where status in ('queued', 'scraping', 'completed', 'failed')),
+        (select page_limit from crawl_focus where job_id = ${jobId}::uuid))`.as('total'),
       eb
         .selectFrom('documents')
         .select(sql<number>`coalesce(sum(credits_used), 0)`.as('n'))

@@ -14,6 +14,7 @@
  *
  * Pure: no I/O.
  */
+import { queryTokens, safeDecode, tokenize } from './tokens.js';
 
 export interface RankableLink {
   url: string;
@@ -27,35 +28,6 @@ const PHRASE_BONUS = { title: 4, path: 4, description: 2 } as const;
 const LAST_SEGMENT_BONUS = 3;
 const PARTIAL_MATCH = 0.5;
 const MIN_PREFIX = 3;
-
-// Words that say nothing about a page; dropped from queries that have other words.
-const STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'how', 'in', 'is', 'it', 'of',
-  'on', 'or', 'the', 'to', 'what', 'with',
-]);
-
-function tokenize(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((token) => token !== '');
-}
-
-function queryTokens(query: string): string[] {
-  const tokens = [...new Set(tokenize(query))];
-  const meaningful = tokens.filter((token) => !STOPWORDS.has(token));
-  return meaningful.length > 0 ? meaningful : tokens;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 interface LinkFields {
   path: string[];

@@ -6,7 +6,7 @@ import type { TransformOptions, TransformedPage } from '../types.js';
 import { extractAttributes } from './attributes.js';
 import { parseHtml } from './dom.js';
 import { toHtml } from './html-output.js';
-import { extractImages, extractLinks } from './links.js';
+import { extractImages, extractLinks, extractLinkTexts } from './links.js';
 import { FALLBACK_WARNING, selectContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata } from './metadata.js';
@@ -20,6 +20,7 @@ export function transformHtml(html: string, pageUrl: string, options: TransformO
   const page: TransformedPage = { metadata };
   if (want.rawHtml) page.rawHtml = html;
   if (want.links) page.links = extractLinks(doc, resolve);
+  if (want.linkTexts) page.linkTexts = extractLinkTexts(doc, resolve);
   if (want.images) page.images = extractImages(doc, resolve);
   if (want.attributes) page.attributes = extractAttributes(doc, want.attributes);
   if (!want.markdown && !want.html) return page;

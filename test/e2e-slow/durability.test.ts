@@ -53,6 +53,12 @@ let completedPages: ReturnType<typeof crawlChecks>['completedPages'];
 let waitForPages: ReturnType<typeof crawlChecks>['waitForPages'];
 let everyPageOnce: ReturnType<typeof crawlChecks>['expectEveryPageOnce'];
 const expectEveryPageOnce = (jobId: string, site: BigSite) => everyPageOnce(jobId, site.pages);
+/** Every page once, and the stop reason of a query-directed crawl (none for breadth first, whose status is Firecrawl's). */
+async function expectEveryPageOnceStopping(jobId: string, site: BigSite, stopReason: string | undefined) {
+  const status = await expectEveryPageOnce(jobId, site);
+  if (stopReason) expect(status.stopReason).toBe(stopReason);
+  else expect(status).not.toHaveProperty('stopReason');
+}
 
 afterAll(async () => {
   await stack?.stop();
@@ -94,7 +100,18 @@ describe('scale', () => {
   });
 });
 
-describe('scale-out', () => {
+/**
+ * Crawls go breadth first, or best first with `query` (a Trawl extension, claimed through another
+ * statement: db/repositories/crawl-focus.ts): both keep every claim exactly-once through kills and
+ * restarts. The query matches every page of the big site, so a query-directed crawl with the
+ * site's size as its limit must still store each page once, and stop at that limit.
+ */
+const CRAWL_MODES = [
+  { mode: 'breadth first', extra: {} as Record<string, unknown>, stopReason: undefined },
+  { mode: 'query-directed', extra: { query: { query: 'generated page' } } as Record<string, unknown>, stopReason: 'limit_reached' },
+];
+
+describe.each(CRAWL_MODES)('scale-out, $mode', ({ extra, stopReason }) => {
   it('spreads the pages of one crawl over the workers that poll its task queue', async () => {
     // Lanes go to the workers as their slices start, so a split evens out over slices: five runs
     // of 100 pages (CRAWL_PAGES_PER_RUN) start every lane afresh at least five times.
@@ -102,8 +119,8 @@ describe('scale-out', () => {
     const second = await stack.startWorker();
     const connection = await Connection.connect({ address: stack.temporalAddress });
     try {
-      const jobId = await startCrawl(site, { maxConcurrency: 8 });
-      await expectEveryPageOnce(jobId, site);
+      const jobId = await startCrawl(site, { maxConcurrency: 8, ...extra });
+      await expectEveryPageOnceStopping(jobId, site, stopReason);
       const { pagesByWorker } = await historyStats(new Client({ connection }), `crawl-${jobId}`);
       const shares = [...pagesByWorker.values()];
       // Eager activity dispatch once gave one worker 79 of 80 pages.
@@ -118,11 +135,11 @@ describe('scale-out', () => {
   });
 });
 
-describe('crashes and restarts', () => {
+describe.each(CRAWL_MODES)('crawl crashes and restarts, $mode', ({ extra, stopReason }) => {
   it('finishes a crawl whose only worker is SIGKILLed mid-crawl once a new worker starts', async () => {
     const site = await startBigSite(400, { delayMs: 40 });
     try {
-      const jobId = await startCrawl(site, { maxConcurrency: 8 });
+      const jobId = await startCrawl(site, { maxConcurrency: 8, ...extra });
       await waitForPages(jobId, 60);
       const [worker] = stack.workers;
       await worker!.kill('SIGKILL');
@@ -130,12 +147,38 @@ describe('crashes and restarts', () => {
       await new Promise((r) => setTimeout(r, 1000));
       expect(await completedPages(jobId)).toBeLessThanOrEqual(stalledAt + 8);
       await stack.startWorker();
-      await expectEveryPageOnce(jobId, site);
+      await expectEveryPageOnceStopping(jobId, site, stopReason);
     } finally {
       await site.close();
     }
   });
 
+  it('finishes a crawl when the API restarts mid-crawl', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8, ...extra });
+      await waitForPages(jobId, 40);
+      await stack.restartApi();
+      await expectEveryPageOnceStopping(jobId, site, stopReason);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('finishes a crawl when the Temporal dev server restarts mid-crawl (same SQLite file)', async () => {
+    const site = await startBigSite(300, { delayMs: 20 });
+    try {
+      const jobId = await startCrawl(site, { maxConcurrency: 8, ...extra });
+      await waitForPages(jobId, 40);
+      await stack.restartTemporal();
+      await expectEveryPageOnceStopping(jobId, site, stopReason);
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('crashes and restarts', () => {
   it('finishes a monitor check whose only worker is SIGKILLed mid-check, every page once', async () => {
     const site = await startBigSite(60, { delayMs: 40 });
     try {
@@ -219,30 +262,6 @@ describe('crashes and restarts', () => {
       expect((await api(`/v2/browser/${next.body.id}`, { method: 'DELETE' })).status).toBe(200);
     } finally {
       await page.close();
-    }
-  });
-
-  it('finishes a crawl when the API restarts mid-crawl', async () => {
-    const site = await startBigSite(300, { delayMs: 20 });
-    try {
-      const jobId = await startCrawl(site, { maxConcurrency: 8 });
-      await waitForPages(jobId, 40);
-      await stack.restartApi();
-      await expectEveryPageOnce(jobId, site);
-    } finally {
-      await site.close();
-    }
-  });
-
-  it('finishes a crawl when the Temporal dev server restarts mid-crawl (same SQLite file)', async () => {
-    const site = await startBigSite(300, { delayMs: 20 });
-    try {
-      const jobId = await startCrawl(site, { maxConcurrency: 8 });
-      await waitForPages(jobId, 40);
-      await stack.restartTemporal();
-      await expectEveryPageOnce(jobId, site);
-    } finally {
-      await site.close();
     }
   });
 });

@@ -33,7 +33,7 @@ export function crawlChecks(db: Db, api: ReturnType<typeof apiClient>) {
     }
   }
 
-  /** Every page is stored exactly once, nothing is left open, and the counts agree. */
+  /** Every page is stored exactly once, nothing is left open, and the counts agree; resolves to the final status. */
   async function expectEveryPageOnce(jobId: string, pages: number, path = 'crawl') {
     const status = await waitForEnd(jobId, path);
     expect(status.status).toBe('completed');
@@ -45,6 +45,7 @@ export function crawlChecks(db: Db, api: ReturnType<typeof apiClient>) {
     expect(rows.every((r) => r.status === 'completed')).toBe(true);
     const open = await db.selectFrom('crawl_pages').select('url').where('job_id', '=', jobId).where('status', '!=', 'completed').execute();
     expect(open).toEqual([]);
+    return status;
   }
 
   return { completedPages, waitForPages, waitForEnd, expectEveryPageOnce };
