@@ -93,6 +93,8 @@ export function postUnderTitle(top: Element, heading: Element, page: AnchorPage,
   }
   const postText = post ? (page.stats(post)?.text ?? 0) - headingText : 0;
   if (!post || postText < (page.stats(top)?.text ?? 0) * MIN_SHARE_OF_PICK) return undefined;
+  // Inside the pick, the post is already the scorer's: narrowing it further to its best block would cut its standfirst.
+  if (holds) return post;
   let block: Element | undefined;
   let blockScore = 0;
   for (const [el, score] of page.scores) {
