@@ -130,7 +130,7 @@ export function exactMatch(truth: string, predicted: string): boolean {
 }
 
 /** Structures whose loss costs a reader more than their share of the words. */
-export const STRUCTURES = { tables: 'table', 'code blocks': 'pre', 'list items': 'li' } as const;
+export const STRUCTURES = { tables: 'table', 'code blocks': 'pre', 'list items': 'li', 'figure captions': 'figcaption' } as const;
 export type Structure = keyof typeof STRUCTURES;
 
 export type StructureCount = Record<Structure, { kept: number; total: number }>;
@@ -140,9 +140,9 @@ export function noStructures(): StructureCount {
 }
 
 /**
- * How many of the article's tables, code blocks and list items the output keeps: one is kept when
- * its words appear in the output's words in a row (so a table is kept whether it comes out as a
- * markdown table or as lines of text, and a list item cut short is not).
+ * How many of the article's tables, code blocks, list items and figure captions the output keeps:
+ * one is kept when its words appear in the output's words in a row (so a table is kept whether it
+ * comes out as a markdown table or as lines of text, and a list item cut short is not).
  */
 export function structureKept(article: ParentNode, text: string): StructureCount {
   const textTokens = ` ${tokenize(text).join(' ')} `;

@@ -93,6 +93,8 @@ const MAX_NAMED_SHARE = 0.3;
  */
 const MAX_TAIL_LINE = 100;
 const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
+/** A footnote ends in its link back to the text ("↩", "↑", "^"), after its sentence's stop. */
+const BACKLINK = /\s*[↩↑⤴^]\uFE0E?$/u;
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */
 export const MAX_TAIL_SHARE = 0.25;
 /**
@@ -127,7 +129,7 @@ export function isNamedBoilerplate(named: string, figures: ElementFigures, conte
 export function isArticleTail(el: Element, figures: ElementFigures, text: () => string): boolean {
   if (figures.linkDensity > 0.5 || /^h[1-6]$/.test(el.name)) return true;
   // A short list (steps, ingredients, sources) ends without punctuation as prose does not.
-  return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text());
+  return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text().replace(BACKLINK, ''));
 }
 
 /** The search for "contributed" runs only on lines that hold it: this test runs on most of the content's blocks. */

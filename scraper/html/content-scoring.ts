@@ -139,7 +139,7 @@ class Scorer {
     if (!top) return undefined;
     const page = { stats: (el: Element) => this.stats.get(el), scores: this.scores };
     const heading = titleHeading(this.root, this.hints.titleWords, page);
-    const post = heading && postUnderTitle(top, heading, page);
+    const post = heading && postUnderTitle(top, heading, page, this.classWeight(top));
     if (post) {
       top = post;
       this.scores.set(post, this.initialScore(post));

@@ -1,7 +1,8 @@
 /**
  * The article follows its title. When the scorer's pick lies apart from the heading that repeats
  * the page's title (a related-stories block, a sidebar widget or a comment thread outscored a short
- * post), the post is the content under that heading: a list of links or a table the paragraph
+ * post), or holds it only as a wrapper whose name won it the lead (the post's column and the
+ * sidebar's), the post is the content under that heading: a list of links or a table the paragraph
  * scores cannot see is still the post when it sits under the post's title.
  */
 import type { Stats } from './content-stats.js';
@@ -70,14 +71,20 @@ export function titleHeading(root: ParentNode, titleWords: ReadonlySet<string>, 
   return best;
 }
 
-/** The post under `heading`, when `top` lies apart from it; undefined when `top` stands. */
-export function postUnderTitle(top: Element, heading: Element, page: AnchorPage): Element | undefined {
-  if (top === heading || contains(top, heading)) return undefined;
+/**
+ * The post under `heading`, when `top` lies apart from it, or holds it but leads by its class name
+ * alone (`topWeight`, its class weight: a "page-body" around the post's column and the sidebar's,
+ * outscored without its name by a block inside it); undefined when `top` stands.
+ */
+export function postUnderTitle(top: Element, heading: Element, page: AnchorPage, topWeight: number): Element | undefined {
+  if (top === heading) return undefined;
+  const holds = contains(top, heading);
+  if (holds && !wonByName(top, topWeight, page)) return undefined;
   const head = headerAround(heading);
   const headingText = page.stats(head)?.text ?? 0;
   let post: Element | undefined;
   for (let node = head.parent; isElement(node); node = node.parent) {
-    if (node === top || contains(node, top)) return undefined;
+    if (node === top || (!holds && contains(node, top))) return undefined;
     const text = page.stats(node)?.text ?? 0;
     if (text - headingText >= MIN_POST_TEXT) {
       post = node;
@@ -86,6 +93,8 @@ export function postUnderTitle(top: Element, heading: Element, page: AnchorPage)
   }
   const postText = post ? (page.stats(post)?.text ?? 0) - headingText : 0;
   if (!post || postText < (page.stats(top)?.text ?? 0) * MIN_SHARE_OF_PICK) return undefined;
+  // Inside the pick, the post is already the scorer's: narrowing it further to its best block would cut its standfirst.
+  if (holds) return post;
   let block: Element | undefined;
   let blockScore = 0;
   for (const [el, score] of page.scores) {
@@ -96,6 +105,13 @@ export function postUnderTitle(top: Element, heading: Element, page: AnchorPage)
   }
   const blockText = block ? (page.stats(block)?.text ?? 0) : 0;
   return block && blockText >= postText * MIN_BLOCK_SHARE ? block : post;
+}
+
+function wonByName(top: Element, weight: number, page: AnchorPage): boolean {
+  if (weight <= 0) return false;
+  const earned = (page.scores.get(top) ?? 0) - weight;
+  for (const [el, score] of page.scores) if (score > earned && el !== top && contains(top, el)) return true;
+  return false;
 }
 
 /**

@@ -43,9 +43,17 @@ describe('the fidelity scorer (article-extraction-benchmark definition)', () => 
     expect(tokenize(readerText(doc))).toEqual(['Pos', 'Name', '1', 'Sam', 'word', 'a', 'b']);
   });
 
-  it('counts the tables, code blocks and list items whose words the output keeps in a row', () => {
-    const article = parseHtml('<table><tr><td>a1</td><td>b1</td></tr></table><pre>x = 1</pre><ul><li>first item</li><li>second item</li></ul>');
-    const kept = structureKept(article, 'a1 b1 and first item, then x = 1');
-    expect(kept).toEqual({ tables: { kept: 1, total: 1 }, 'code blocks': { kept: 1, total: 1 }, 'list items': { kept: 1, total: 2 } });
+  it('counts the tables, code blocks, list items and figure captions whose words the output keeps in a row', () => {
+    const article = parseHtml(
+      '<table><tr><td>a1</td><td>b1</td></tr></table><pre>x = 1</pre><ul><li>first item</li><li>second item</li></ul>' +
+        '<figure><img src="a.png"><figcaption>The harbour at dawn</figcaption></figure><figure><img src="b.png"><figcaption>A lost caption</figcaption></figure>',
+    );
+    const kept = structureKept(article, 'a1 b1 and first item, then x = 1. The harbour at dawn');
+    expect(kept).toEqual({
+      tables: { kept: 1, total: 1 },
+      'code blocks': { kept: 1, total: 1 },
+      'list items': { kept: 1, total: 2 },
+      'figure captions': { kept: 1, total: 2 },
+    });
   });
 });

@@ -236,6 +236,17 @@ describe("the article's tail", () => {
     expect(markdown).toContain('Line 12 of the results');
   });
 
+  it('keeps footnotes that end in their link back to the text', () => {
+    const markdown = markdownOf(
+      article(`<section class="footnotes" role="doc-endnotes"><hr><ol>
+        <li id="fn1"><p>Built in 1932. <a href="#fnref1">↩︎</a></p></li>
+        <li id="fn2"><p>Per the 2024 survey. <a href="#fnref2">↩</a></p></li>
+      </ol></section>`),
+    );
+    expect(markdown).toContain('Built in 1932.');
+    expect(markdown).toContain('Per the 2024 survey.');
+  });
+
   it('leaves the last line of a short page alone: a form answer or a counter is its content', () => {
     const markdown = markdownOf(page(`<p>${PARAGRAPHS[0]}</p><p>You wrote: hello from trawl</p>`));
     expect(markdown).toContain('You wrote: hello from trawl');

@@ -133,3 +133,26 @@ describe('layout tables', () => {
     expect(markdown).not.toContain('retired engineer');
   });
 });
+
+describe('table-bodied posts', () => {
+  it('takes the post whose body is a data table over a wrapper named for the content that also holds the prose sidebar', () => {
+    const names = ['Sam Okafor', 'Liam Byrne', 'Rachel Hughes', 'Tomasz Nowak', 'Ian Fletcher', 'Grace Lim', 'Daniel Price', 'Alison Mackay', 'Chris Dale', 'Fatima Noor', 'Peter Walsh', 'Megan Rees', 'John Carver', 'Ruth Ellis'];
+    const rows = names.map((name, i) => `<tr><td>${i + 1}</td><td>${name}</td><td>Senior</td><td>${33 + i}:12</td></tr>`).join('');
+    const about = [
+      'Our club is a friendly running club for adults of every ability, from people finishing their first 5K to runners chasing a marathon qualifying time.',
+      'We meet on Tuesday and Thursday evenings at the leisure centre, with groups running at different paces so that nobody is left behind, and on Sundays for a longer run.',
+      'Membership costs thirty pounds a year, which includes affiliation to the national athletics body and a discount at the sports shop on the high street.',
+    ];
+    const html = `<html><head><title>Spring 10K results | Harriers</title></head><body>
+      <div id="page-body"><div class="col-a"><div class="item"><h1>Spring 10K results</h1>
+        <p>Thanks to everyone who ran, marshalled and baked for Sunday's race. The course was two laps of the park, cold but dry. Full results are below.</p>
+        <table><thead><tr><th>Pos</th><th>Name</th><th>Category</th><th>Time</th></tr></thead><tbody>${rows}</tbody></table>
+        <p>The next race is the summer relay on 24 June.</p></div></div>
+      <div class="col-b"><div class="box"><h3>About the club</h3>${about.map((p) => `<p>${p}</p>`).join('')}</div></div></div>
+    </body></html>`;
+    const markdown = markdownOf(html);
+    expect(markdown).toContain('| 14 | Ruth Ellis | Senior | 46:12 |');
+    expect(markdown).toContain('summer relay');
+    expect(markdown).not.toContain('Membership costs');
+  });
+});
