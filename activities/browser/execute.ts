@@ -4,7 +4,7 @@
  * model picks browser actions, a bounded loop). The page ends each execute as a replay frame.
  */
 import { log } from '@temporalio/activity';
-import { touchBrowserSession, insertReplayFrame, nextFrameSeq } from '../../db/repositories/browser-sessions.js';
+import { touchBrowserSession, insertReplayFrame } from '../../db/repositories/browser-sessions.js';
 import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
 import type { BrowserOp } from '../../contracts/browser-ops.js';
 import { runOp, type OpContext } from '../../browser/interact/ops.js';
@@ -104,9 +104,8 @@ function keepFramesAfter(deps: ActivityDeps, session: LiveSession, action: strin
   void session
     .exclusive(async () => {
       const last = await session.page.screenshot({ type: 'jpeg', quality: 60, timeout: 5_000 }).catch(() => undefined);
-      let seq = await nextFrameSeq(deps.db, session.id);
       for (const image of last ? [...frames, last] : frames) {
-        await insertReplayFrame(deps.db, { sessionId: session.id, seq: seq++, pageUrl: session.page.url(), action, image });
+        await insertReplayFrame(deps.db, { sessionId: session.id, seq: session.nextFrame(), pageUrl: session.page.url(), action, image });
       }
     })
     .catch((err: unknown) => log.warn('browser session: a replay frame was not kept', { sessionId: session.id, err: String(err) }));

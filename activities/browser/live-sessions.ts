@@ -19,6 +19,8 @@ export interface LiveSession {
   end(reason: string): void;
   /** Executes run one at a time: each waits for the one before. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** The next replay frame's number: the session lives in this process only, so it counts here. */
+  nextFrame(): number;
 }
 
 export interface LiveSessions {
@@ -48,6 +50,7 @@ export function createLiveSessions(options: { browser: BrowserPool; sandbox: San
         let end!: (reason: string) => void;
         const ended = new Promise<string>((done) => (end = done));
         let queue: Promise<unknown> = Promise.resolve();
+        let frames = 0;
         opened = {
           id: spec.id,
           teamId: spec.teamId,
@@ -59,6 +62,7 @@ export function createLiveSessions(options: { browser: BrowserPool; sandbox: San
             queue = next.catch(() => undefined);
             return next;
           },
+          nextFrame: () => frames++,
         };
         page.once('close', () => end('the page closed'));
         page.once('crash', () => end('the page crashed'));

@@ -1,5 +1,4 @@
 /** Live browser sessions (workflows/browser-session.ts), their replay frames, and their end. */
-import { sql } from 'kysely';
 import type { Db } from '../connect.js';
 import type { BrowserSessionStatus, Database } from '../schema.js';
 import type { Selectable } from 'kysely';
@@ -117,14 +116,4 @@ export async function listReplayFrames(db: Db, sessionId: string): Promise<Repla
 export async function readReplayFrame(db: Db, sessionId: string, seq: number): Promise<Buffer | undefined> {
   const row = await db.selectFrom('browser_session_frames').select('image').where('session_id', '=', sessionId).where('seq', '=', seq).executeTakeFirst();
   return row?.image;
-}
-
-/** The next frame number of a session. */
-export async function nextFrameSeq(db: Db, sessionId: string): Promise<number> {
-  const row = await db
-    .selectFrom('browser_session_frames')
-    .select(sql<number>`coalesce(max(seq) + 1, 0)::int`.as('next'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirstOrThrow();
-  return row.next;
 }
