@@ -57,7 +57,6 @@ export async function bridgeCall(ctx: OpContext, effects: BridgeEffects, method:
   const args: unknown = JSON.parse(argsJson);
   const { page } = ctx;
   const t = Math.min(ACTIONABLE_MS, ctx.remainingMs());
-  const [a, b] = z.array(z.unknown()).max(3).parse(args);
   if (method.startsWith('locator.')) {
     const name = method.slice('locator.'.length);
     const [steps, value] = z.tuple([chain]).rest(z.unknown()).parse(args);
@@ -66,6 +65,7 @@ export async function bridgeCall(ctx: OpContext, effects: BridgeEffects, method:
     if (name in LOCATOR_WITH_TEXT) return LOCATOR_WITH_TEXT[name as keyof typeof LOCATOR_WITH_TEXT](locator, text.parse(value), t);
     throw new Error(`locator.${name} is not available in a session`);
   }
+  const [a, b] = z.array(z.unknown()).max(2).parse(args);
   switch (method) {
     case 'goto':
       await navigate(ctx, z.string().parse(a));
