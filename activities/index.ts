@@ -21,7 +21,7 @@ import { createMonitorCheckActivities } from './monitor/check.js';
 import { createMonitorEmailActivity } from './monitor/email.js';
 import { createMonitorSearchActivity } from './monitor/search-target.js';
 import { createPreviewCrawlParamsActivity } from './preview-crawl-params.js';
-import { createPurgeExpiredActivity } from './purge-expired.js';
+import { createDeleteZdrHistoriesActivity, createPurgeExpiredActivity } from './purge-expired.js';
 import { createScrapePageActivity } from './scrape-page.js';
 import { createRunSearchActivity } from './search.js';
 import { createRobotsLookup } from './site/site-rules.js';
@@ -42,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverWebhook: createDeliverWebhookActivity(deps),
     mapSite: createMapSiteActivity(deps, robotsFor),
     purgeExpired: createPurgeExpiredActivity(deps),
+    deleteZdrHistories: createDeleteZdrHistoriesActivity(),
     previewCrawlParams: createPreviewCrawlParamsActivity(deps),
     expandExtractUrls: createExpandExtractUrlsActivity(deps, robotsFor),
     mergeExtractionResults: createMergeExtractionActivity(deps),

@@ -4,12 +4,14 @@
  * retention, and the content of zero-data-retention jobs nobody collected. Every delete is
  * idempotent, so an overlapping or retried run only finds less to do.
  */
+import { Context } from '@temporalio/activity';
 import { deleteExpiredMedia } from '../db/repositories/media.js';
 import { deleteStaleParseUploads } from '../db/repositories/parse-uploads.js';
 import { purgeExpiredChecks } from '../db/repositories/monitors.js';
 import { deleteOldTombstones, purgeExpiredJobs } from '../db/repositories/retention.js';
 import { purgeSearchIndex } from '../db/repositories/search-index.js';
 import { purgeUndeliveredZdrContent, ZDR_COLLECTION_WINDOW_MS } from '../db/repositories/zero-data-retention.js';
+import { deleteAllClosedZdrRuns } from '../lib/zero-data-retention-history.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface PurgeExpiredResult {
@@ -43,5 +45,16 @@ export function createPurgeExpiredActivity(deps: ActivityDeps) {
     // A parse holds its upload for its own timeout at most; an hour covers any still running.
     const parseUploads = await deleteStaleParseUploads(deps.db, 1);
     return { jobs, tombstones, media, indexed, monitorChecks, zeroDataRetention, parseUploads };
+  };
+}
+
+/**
+ * The purge's Temporal part: the histories of closed zero-data-retention workflows that the API
+ * did not delete when it delivered them (a job nobody read to its end, or an API that stopped).
+ * How many runs.
+ */
+export function createDeleteZdrHistoriesActivity() {
+  return async function deleteZdrHistories(): Promise<number> {
+    return deleteAllClosedZdrRuns(Context.current().client);
   };
 }

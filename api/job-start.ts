@@ -9,7 +9,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { findJobByIdempotencyKey, insertJob, setJobStatus } from '../db/repositories/jobs.js';
 import type { JobKind } from '../db/schema.js';
-import { JobKindAttribute, TeamIdAttribute } from '../workflows/search-attributes.js';
+import { JobKindAttribute, TeamIdAttribute, ZeroDataRetentionAttribute } from '../workflows/search-attributes.js';
 import type { AppDeps } from './deps.js';
 import { httpError } from './errors.js';
 import { jobWorkflowId } from '../lib/workflow-ids.js';
@@ -37,12 +37,13 @@ export async function checkIdempotencyKey(deps: AppDeps, req: Request, teamId: s
  * Options every workflow start and signal-with-start of a job shares: the task queue the workers
  * poll and the search attributes the UI filters by.
  */
-export function jobWorkflowOptions(deps: AppDeps, teamId: string, kind: JobKind) {
+export function jobWorkflowOptions(deps: AppDeps, teamId: string, kind: JobKind, zeroDataRetention = false) {
   return {
     taskQueue: deps.config.temporal.taskQueue,
     typedSearchAttributes: [
       { key: TeamIdAttribute, value: teamId },
       { key: JobKindAttribute, value: kind },
+      ...(zeroDataRetention ? [{ key: ZeroDataRetentionAttribute, value: true }] : []),
     ],
   };
 }
@@ -113,7 +114,7 @@ export async function startJob<I, R>(deps: AppDeps, start: JobStart<I, R>): Prom
       deps.temporal.workflow.start(start.workflow, {
         workflowId,
         args: [start.input(jobId)],
-        ...jobWorkflowOptions(deps, start.teamId, start.kind),
+        ...jobWorkflowOptions(deps, start.teamId, start.kind, start.zeroDataRetention),
         ...(start.workflowExecutionTimeoutMs !== undefined && {
           workflowExecutionTimeout: start.workflowExecutionTimeoutMs,
         }),

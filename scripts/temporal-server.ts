@@ -11,7 +11,7 @@ import { describeExit, spawnManaged, type ExitInfo, type LogSink, type ManagedPr
 import { assertPortFree } from '../lib/ports.js';
 
 /** Search attributes the API and workflows index jobs by. */
-export const SEARCH_ATTRIBUTES = { TeamId: 'Keyword', JobKind: 'Keyword' } as const;
+export const SEARCH_ATTRIBUTES = { TeamId: 'Keyword', JobKind: 'Keyword', ZeroDataRetention: 'Bool' } as const;
 
 export type DynamicConfigValue = number | boolean | string;
 

@@ -7,8 +7,9 @@ import { maintenanceActivities } from './activities.js';
  * runs once per interval however many API or worker processes there are, and every run is
  * visible in the Temporal UI.
  */
-export async function purgeExpiredWorkflow(): Promise<PurgeExpiredResult> {
+export async function purgeExpiredWorkflow(): Promise<PurgeExpiredResult & { zeroDataRetentionHistories: number }> {
   const purged = await maintenanceActivities.purgeExpired();
-  setCurrentDetails(`Purged ${purged.jobs} jobs, ${purged.media} media files, ${purged.tombstones} tombstones`);
-  return purged;
+  const zeroDataRetentionHistories = await maintenanceActivities.deleteZdrHistories();
+  setCurrentDetails(`Purged ${purged.jobs} jobs, ${purged.media} media files, ${purged.tombstones} tombstones, ${zeroDataRetentionHistories} ZDR histories`);
+  return { ...purged, zeroDataRetentionHistories };
 }

@@ -101,7 +101,7 @@ function startBatch(
         signal: pagesAddedSignal,
         signalArgs: [],
         args: [workflowInput(jobId)],
-        ...jobWorkflowOptions(deps, teamId, 'batch_scrape'),
+        ...jobWorkflowOptions(deps, teamId, 'batch_scrape', job.zero_data_retention),
       });
     } else {
       const idempotencyKey = await checkIdempotencyKey(deps, req, teamId);

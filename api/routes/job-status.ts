@@ -5,13 +5,13 @@ import {
   listFailedDocuments,
   listRobotsBlockedUrls,
 } from '../../db/repositories/crawl-read.js';
-import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../public-url.js';
 import { httpError } from '../errors.js';
 import { documentPaging, isJobId, jobStatusView, requireTeamJob, webhookFailureViews, type ListedJobKind } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
 import { guard } from '../middleware/guard.js';
+import { forgetDeliveredJob } from '../zero-data-retention.js';
 
 export const statusQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).default(0).describe('Completed documents to skip'),
@@ -60,7 +60,7 @@ export function jobStatusRoutes(deps: AppDeps): Router {
       // A finished zero-data-retention job whose last page is read here has delivered everything:
       // its content goes now (before the answer, so no later read finds it), not when the purge's
       // collection window ends. The page is already in memory.
-      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetJobContent(deps.db, job.id);
+      if (job.zero_data_retention && job.status !== 'scraping' && !page.hasMore) await forgetDeliveredJob(deps, { id: job.id, workflowId: job.workflow_id });
       res.json({
         success: true,
         ...figures,

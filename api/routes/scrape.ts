@@ -1,6 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { findDocument } from '../../db/repositories/documents.js';
-import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import { scrapeWorkflow } from '../../workflows/index.js';
 import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
@@ -16,7 +15,7 @@ import { absoluteHttpUrl } from '../schemas/url.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
-import { withZeroDataRetention, zeroDataRetentionOf } from '../zero-data-retention.js';
+import { forgetDeliveredJob, withZeroDataRetention, zeroDataRetentionOf } from '../zero-data-retention.js';
 import { mediaBaseUrl } from './media.js';
 
 export function scrapeRoutes(deps: AppDeps): Router {
@@ -102,7 +101,7 @@ export async function runScrape(
     const row = await findDocument(deps.db, jobId);
     if (!row?.document) throw new Error(`scrape ${jobId}: document missing after success`);
     // Delivered with this response: a ZDR scrape keeps nothing, and a later GET answers 404.
-    if (zdr) await forgetJobContent(deps.db, jobId);
+    if (zdr) await forgetDeliveredJob(deps, { id: jobId, workflowId: handle.workflowId });
     return row.document;
   } finally {
     stored?.cancel();

@@ -10,7 +10,6 @@ import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import { listJobDocuments, type JobDocument } from '../../db/repositories/crawl-read.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import { findTeamJob } from '../../db/repositories/jobs.js';
-import { forgetJobContent } from '../../db/repositories/zero-data-retention.js';
 import type { SearchJobResult, SearchSourceRequest } from '../../activities/search.js';
 import type { SearchCategory } from '../../activities/search/provider.js';
 import { searchWorkflow } from '../../workflows/index.js';
@@ -26,7 +25,8 @@ import { searchRequestSchema, type SearchRequest } from './schemas.js';
 import { assertThreatOverrideAllowed } from '../threat-override.js';
 import { assertScrapeOptionsSupported } from '../unsupported-options.js';
 import { awaitSyncJob, DEADLINE_GRACE_MS } from '../workflow-result.js';
-import { withZeroDataRetention, ZDR_SEARCH_NOT_ALLOWED, zeroDataRetentionOf } from '../zero-data-retention.js';
+import { forgetDeliveredJob, withZeroDataRetention, ZDR_SEARCH_NOT_ALLOWED, zeroDataRetentionOf } from '../zero-data-retention.js';
+import { jobWorkflowId } from '../../lib/workflow-ids.js';
 
 export function searchRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -142,7 +142,7 @@ export async function performSearch(deps: AppDeps, req: Request, res: Response, 
   };
   const creditsUsed = result.searchCredits + documents.reduce((n, d) => n + d.creditsUsed, 0);
   // Delivered with this response: a ZDR search forgets its query, results and pages now.
-  if (zdr) await forgetJobContent(deps.db, jobId);
+  if (zdr) await forgetDeliveredJob(deps, { id: jobId, workflowId: jobWorkflowId('search', jobId) });
   const warnings = [notDoneWarnings('search', body), result.warning].filter(Boolean);
   return { data, creditsUsed, jobId, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
 }

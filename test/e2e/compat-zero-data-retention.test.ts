@@ -8,11 +8,12 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../db/connect.js';
 import { purgeScheduleId } from '../../lib/workflow-ids.js';
+import { ZeroDataRetentionAttribute } from '../../workflows/search-attributes.js';
 import { apiClient } from '../helpers/api-client.js';
 import { createKeyWithCli, runAdmin } from '../helpers/run-admin.js';
 import { e2eContext } from './context.js';
@@ -28,6 +29,9 @@ let zdrTeamId: string;
 let zdr: ReturnType<typeof apiClient>;
 let zdrSdk: Firecrawl;
 let off: ReturnType<typeof apiClient>;
+/** The workflow ids of the ZDR jobs below, whose histories the last test finds deleted. */
+const zdrWorkflows: string[] = [];
+let ordinaryWorkflow: string;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -110,6 +114,7 @@ describe('a team whose plan allows it', () => {
     // Firecrawl's price: a page plus 1 for zero data retention.
     expect(res.body.data.metadata.creditsUsed).toBe(2);
     const id: string = res.body.data.metadata.scrapeId;
+    zdrWorkflows.push(`scrape-${id}`);
     expect(await stores()).toEqual(EMPTY);
     expect(await leftOf(id)).toMatchObject({ zdr: true, url: null, documents: 1, withContent: 0 });
     expect((await zdr(`/v2/scrape/${id}`)).status).toBe(404);
@@ -131,6 +136,7 @@ describe('a team whose plan allows it', () => {
     expect(job.status).toBe('completed');
     expect(job.data.map((d) => d.markdown).every((m) => m?.includes(WORD))).toBe(true);
     expect(job.data).toHaveLength(2);
+    zdrWorkflows.push(`batch-${job.id}`);
     expect(await stores()).toEqual(EMPTY);
     expect(await leftOf(job.id)).toMatchObject({ zdr: true, documents: 2, withContent: 0 });
     // The figures stay; the content does not.
@@ -145,6 +151,7 @@ describe('a team whose plan allows it', () => {
     const job = await zdrSdk.crawl(`${origin}/`, { limit: 3, zeroDataRetention: true, pollInterval: 0.2 });
     expect(job.status).toBe('completed');
     expect(job.data).toHaveLength(3);
+    zdrWorkflows.push(`crawl-${job.id}`);
     expect(await stores()).toEqual(EMPTY);
     expect(await leftOf(job.id)).toMatchObject({ zdr: true, url: null, documents: 3, withContent: 0 });
   });
@@ -153,6 +160,7 @@ describe('a team whose plan allows it', () => {
     const started = await zdr('/v2/batch/scrape', { body: { urls: [`${origin}/c`], zeroDataRetention: true } });
     expect(started.status).toBe(200);
     const id: string = started.body.id;
+    zdrWorkflows.push(`batch-${id}`);
     // Waits on the row, not the status route: reading the status would deliver it.
     await vi.waitFor(async () => expect((await db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('completed'), { timeout: 60_000, interval: 200 });
     expect(await leftOf(id)).toMatchObject({ withContent: 1 });
@@ -166,6 +174,7 @@ describe('a team whose plan allows it', () => {
     // of the shared stack is that index, so the search below finds this page).
     const seeded = await zdr('/v2/scrape', { body: { url: `${origin}/seed` } });
     expect(seeded.status).toBe(200);
+    ordinaryWorkflow = `scrape-${seeded.body.data.metadata.scrapeId}`;
     const before = await stores();
     expect(before).toMatchObject({ pageCache: 1, searchIndex: 1 });
     const stamps = async () => ({
@@ -184,5 +193,36 @@ describe('a team whose plan allows it', () => {
     expect(await stores()).toEqual(before);
     expect(await stamps()).toEqual(stamped);
     expect(await leftOf(res.body.id)).toMatchObject({ zdr: true, query: undefined, result: null, documents: 1, withContent: 0 });
+    zdrWorkflows.push(`search-${res.body.id}`);
   });
+
+  it('their Temporal histories (which held the URL and options) are deleted once closed; an ordinary job keeps its own', async () => {
+    expect(zdrWorkflows).toHaveLength(5);
+    const client = new Client({ connection });
+    const describe = (workflowId: string) =>
+      client.workflow.getHandle(workflowId).describe().catch((err: unknown) => {
+        if (err instanceof WorkflowNotFoundError) return undefined;
+        throw err;
+      });
+    const isZdr = (d: WorkflowExecutionDescription) => d.typedSearchAttributes.get(ZeroDataRetentionAttribute) === true;
+    // Every one is gone or closed and marked, so the purge deletes it if the API has not.
+    for (const id of zdrWorkflows) {
+      const d = await describe(id);
+      if (d) expect({ id, zdr: isZdr(d), status: d.status.name }).toEqual({ id, zdr: true, status: 'COMPLETED' });
+    }
+    const ordinary = await describe(ordinaryWorkflow);
+    expect(ordinary && isZdr(ordinary)).toBe(false);
+    // The purge asks Temporal to delete each closed one it lists.
+    await client.schedule.getHandle(purgeScheduleId(taskQueue)).trigger();
+    await vi.waitFor(async () => {
+      const runs = [];
+      for await (const run of client.workflow.list({ query: 'WorkflowType = "purgeExpiredWorkflow" AND ExecutionStatus = "Completed"' })) runs.push(run);
+      const results = await Promise.all(runs.map((run) => client.workflow.getHandle(run.workflowId, run.runId).result()));
+      expect(Math.max(...results.map((r: { zeroDataRetentionHistories?: number }) => r.zeroDataRetentionHistories ?? 0))).toBeGreaterThanOrEqual(1);
+    }, { timeout: 30_000, interval: 500 });
+    // Temporal deletes asynchronously (about 30 s for a scrape on the dev server, its queue
+    // permitting): the first one, the scrape the API deleted when it answered, is gone.
+    await vi.waitFor(async () => expect(await describe(zdrWorkflows[0]!)).toBeUndefined(), { timeout: 90_000, interval: 1_000 });
+    expect(await describe(ordinaryWorkflow)).toBeDefined();
+  }, 150_000);
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { TrawlActivities } from '../../activities/index.js';
 import { findOrBuildTemporalCli } from '../../scripts/temporal-cli.js';
 import { buildWorkflowBundle, type WorkflowBundle } from '../../worker/create-worker.js';
+import { JobKindAttribute, TeamIdAttribute, ZeroDataRetentionAttribute } from '../../workflows/search-attributes.js';
 
 export interface WorkflowTestEnv {
   env: TestWorkflowEnvironment;
@@ -27,7 +28,9 @@ export async function startWorkflowTestEnv(): Promise<WorkflowTestEnv> {
   });
   const path = await findOrBuildTemporalCli({ log: () => undefined });
   const [env, workflowBundle] = await Promise.all([
-    TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path } } }),
+    TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path }, searchAttributes: [TeamIdAttribute, JobKindAttribute, ZeroDataRetentionAttribute] },
+    }),
     buildWorkflowBundle(),
   ]);
   return {

@@ -20,7 +20,7 @@ describe('buildTemporalServerArgs', () => {
     expect(args).not.toContain('--headless');
     expect(valuesOf(args, '--db-filename')).toEqual(['/data/temporal.db']);
     expect(valuesOf(args, '--sqlite-pragma')).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
-    expect(valuesOf(args, '--search-attribute')).toEqual(['TeamId=Keyword', 'JobKind=Keyword']);
+    expect(valuesOf(args, '--search-attribute')).toEqual(['TeamId=Keyword', 'JobKind=Keyword', 'ZeroDataRetention=Bool']);
     expect(valuesOf(args, '--dynamic-config-value')).toEqual(['system.enableActivityEagerExecution=true', ...FAST_QUEUES]);
     expect(valuesOf(args, '--log-level')).toEqual(['warn']);
   });

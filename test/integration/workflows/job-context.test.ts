@@ -47,6 +47,9 @@ describe('job log context', () => {
         activityLog.info('probe: purging');
         return { jobs: 0, tombstones: 0, media: 0, indexed: 0 };
       },
+      async deleteZdrHistories() {
+        return 0;
+      },
     } as unknown as TrawlActivities;
     const taskQueue = `job-context-${jobId}`;
     const worker = await createWorker({ connection: env.nativeConnection, namespace: 'default', taskQueue, activities });
