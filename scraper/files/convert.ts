@@ -13,7 +13,7 @@ import type { PdfLimits } from '../pdf/extract-text.js';
 import { transformPdf, type PdfContent } from '../pdf/pdf-content.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
 import { escapeHtml } from './html-table.js';
-import { fileToHtmlIsolated } from './isolated.js';
+import { denoiseIsolated, fileToHtmlIsolated } from './isolated.js';
 import { recognizeImage } from './ocr.js';
 import { sniffFile, type FileKind } from './sniff.js';
 
@@ -73,7 +73,7 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     case 'image':
       // Firecrawl OCRs images only with the `image` parser; without it they stay unsupported files.
       if (!ctx.parsers.some((p) => p.type === 'image')) throw unsupported(page.contentType || 'image');
-      return { transformed: imageText(await recognizeImage(page.body, ctx.limits), ctx.transform) };
+      return { transformed: imageText(await recognizeImage(await denoiseIsolated(page.body, ctx.limits), ctx.limits), ctx.transform) };
     case 'markdown':
       return { transformed: markdownFile(decodeBody(page.body, page.headers['content-type']), ctx.transform) };
     case undefined:

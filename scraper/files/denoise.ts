@@ -3,8 +3,8 @@
  * noise and JPEG specks are a pixel or two across, and Tesseract reads them as punctuation or
  * stray letters (on the parse bench's speckled renders, 8 % of characters wrong without it, 0.3 %
  * with it); strokes of text are wider than the window and keep their shape (clean renders: 0 %
- * and 0.15 %). Images past MAX_PIXELS go to OCR as they are: the filter runs on the worker's
- * thread, and a hostile image must not be able to hold it.
+ * and 0.15 %). It runs on the file's own thread (isolated.ts), before the image leaves it;
+ * images past MAX_PIXELS go to OCR as they are, so the filter's time per image stays bounded.
  */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 

@@ -5,10 +5,10 @@
  * run time. tesseract.js runs recognition on a worker thread of its own; one is kept per process
  * (loading the English model takes about a second) and serves one image at a time. A recognition
  * past the request's deadline terminates that thread, and the next image starts a fresh one.
+ * Images come here cleaned (denoise.ts), off the worker's main thread (isolated.ts).
  */
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { denoiseForOcr } from './denoise.js';
 import { parseFailed } from './office-zip.js';
 
 const require = createRequire(import.meta.url);
@@ -54,7 +54,7 @@ async function recognizeNow(image: Buffer, limits: OcrLimits): Promise<string> {
     limits.signal.addEventListener('abort', abort, { once: true });
   });
   try {
-    const { data } = await Promise.race([denoiseForOcr(image).then((clean) => worker.recognize(clean)), stop]);
+    const { data } = await Promise.race([worker.recognize(image), stop]);
     return data.text.replace(/[ \t]+\n/g, '\n').trim();
   } catch (err) {
     // A stopped or failed recognition leaves the thread in an unknown state: it goes, the next image starts another.

@@ -1,12 +1,14 @@
 /**
  * PDF text extraction with unpdf (Mozilla's pdf.js in a build that needs no DOM or worker thread),
- * page by page under the scrape's deadline. A page without a text layer (a scan) is rendered with
- * @napi-rs/canvas and read by OCR (../files/ocr.ts) in mode `auto`; mode `ocr` reads every page so.
+ * page by page under the scrape's deadline. A page without a text layer (a scan) is read by OCR
+ * (../files/ocr.ts) in mode `auto`, mode `ocr` reads every page so: such pages are drawn on a thread
+ * of the PDF's own (render-page.ts), started for the first of them, which the deadline terminates.
  */
-import { getDocumentProxy, renderPageAsImage } from 'unpdf';
-import { recognizeImage } from '../files/ocr.js';
+import { getDocumentProxy } from 'unpdf';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { NonRetryablePageError } from '../../lib/errors.js';
+import { FileThread } from '../files/isolated.js';
+import { recognizeImage } from '../files/ocr.js';
 
 /**
  * Time a page is allowed on average. A PDF whose pages need more than the time left is refused up
@@ -15,8 +17,6 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 export const PDF_PAGE_BUDGET_MS = 100;
 /** Rendering a page at twice its size and reading it: 0.3–0.6 s here (bench/RESULTS.md, "parse"), with room. */
 export const OCR_PAGE_BUDGET_MS = 2_000;
-/** Scale of a rendered page: 144 dpi for a 72-dpi page box, where Tesseract reads body text well. */
-const OCR_RENDER_SCALE = 2;
 
 export interface PdfText {
   /** Text of each parsed page, in order. */
@@ -48,6 +48,7 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
       cause: err,
     });
   });
+  let renderer: FileThread | undefined;
   try {
     const numPages = pdf.numPages;
     const toParse = Math.min(numPages, limits.maxPages ?? numPages);
@@ -63,15 +64,24 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
       const text = pageText(await page.getTextContent());
       page.cleanup();
       if (mode === 'ocr' || (mode === 'auto' && !text)) {
-        const image = await renderPageAsImage(pdf, n, { canvasImport: () => import('@napi-rs/canvas'), scale: OCR_RENDER_SCALE });
-        pages.push(await recognizeImage(Buffer.from(image), limits));
+        renderer ??= openRenderer(data, limits, outOfTime);
+        pages.push(await recognizeImage(Buffer.from(await renderer.request({ type: 'render', pageNumber: n })), limits));
         ocrPages++;
       } else pages.push(text);
     }
     return { pages, numPages, ocrPages, title: await documentTitle(pdf) };
   } finally {
+    renderer?.close();
     await pdf.loadingTask.destroy();
   }
+}
+
+/** The PDF's drawing thread, holding its own copy of the file. */
+function openRenderer(data: Buffer, limits: PdfLimits, outOfTime: () => Error): FileThread {
+  const thread = new FileThread('PDF', limits, outOfTime);
+  // A file the thread cannot open fails each page's request, which comes after this one.
+  thread.request({ type: 'open-pdf', data: new Uint8Array(data) }).catch(() => undefined);
+  return thread;
 }
 
 type TextContent = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>;

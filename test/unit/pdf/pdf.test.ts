@@ -3,7 +3,7 @@ import { pageCredits } from '../../../lib/credits.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
 import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
 import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
-import { makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
+import { makeDrawingBombPdf, makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
 
 const WANT = { markdown: true, html: false, rawHtml: false, links: true, images: false };
 const roomy = () => ({ deadline: Date.now() + 30_000, signal: new AbortController().signal });
@@ -94,4 +94,22 @@ describe('transformPdf', () => {
       code: 'SCRAPE_UNSUPPORTED_FILE_ERROR',
     });
   });
+});
+
+describe('rendering for OCR', () => {
+  it("stops a page that draws for minutes at the request's deadline, with a 4xx code", async () => {
+    const bomb = await makeDrawingBombPdf(6);
+    const deadline = Date.now() + 3_000;
+    // On the main thread this page held the extraction for minutes past its deadline; on its own
+    // thread the deadline terminates the drawing. The watchdog is a timer of this (main) thread too.
+    const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still drawing'), 20_000).unref());
+    const outcome = await Promise.race([
+      extractPdfText(bomb, { deadline, signal: new AbortController().signal }).then(
+        () => 'converted',
+        (err: { code?: string }) => err.code,
+      ),
+      watchdog,
+    ]);
+    expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+  }, 30_000);
 });
