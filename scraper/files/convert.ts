@@ -38,6 +38,11 @@ export const KIND_TYPES: Record<FileKind, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  epub: 'application/epub+zip',
+  rtf: 'application/rtf',
   // Replaced by the image's own type (sniff.ts imageType) where the bytes are at hand.
   image: 'image/*',
   html: 'text/html',
@@ -65,6 +70,11 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     case 'docx':
     case 'xlsx':
     case 'pptx':
+    case 'odt':
+    case 'ods':
+    case 'odp':
+    case 'epub':
+    case 'rtf':
     case 'csv':
     case 'tsv': {
       const { html, truncated } = await fileToHtmlIsolated(kind, page.body, page.headers['content-type'], ctx.limits);
