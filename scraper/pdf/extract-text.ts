@@ -9,6 +9,7 @@ import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { FileThread } from '../files/isolated.js';
 import { recognizeImage } from '../files/ocr.js';
+import { ocrLayout, textLayerLayout, type PageLayout } from './layout.js';
 
 /**
  * Time a page is allowed on average. A PDF whose pages need more than the time left is refused up
@@ -21,6 +22,8 @@ export const OCR_PAGE_BUDGET_MS = 2_000;
 export interface PdfText {
   /** Text of each parsed page, in order. */
   pages: string[];
+  /** Each parsed page's blocks and size (layout.ts), in order. */
+  layouts: PageLayout[];
   /** Pages in the document; more than `pages.length` when `maxPages` cut it short. */
   numPages: number;
   /** Pages read by OCR rather than from the text layer. */
@@ -56,20 +59,22 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
     const pageBudget = mode === 'ocr' ? OCR_PAGE_BUDGET_MS : PDF_PAGE_BUDGET_MS;
     const outOfTime = () => insufficientTime(toParse, limits.deadline, pageBudget);
     if (toParse * pageBudget > limits.deadline - Date.now()) throw outOfTime();
-    const pages: string[] = [];
+    const layouts: PageLayout[] = [];
     let ocrPages = 0;
     for (let n = 1; n <= toParse; n++) {
       if (limits.signal.aborted || Date.now() >= limits.deadline) throw outOfTime();
       const page = await pdf.getPage(n);
-      const text = pageText(await page.getTextContent());
+      const viewport = page.getViewport({ scale: 1 });
+      const layout = textLayerLayout((await page.getTextContent()).items, viewport);
       page.cleanup();
-      if (mode === 'ocr' || (mode === 'auto' && !text)) {
+      if (mode === 'ocr' || (mode === 'auto' && !layout.text)) {
         renderer ??= openRenderer(data, limits, outOfTime);
-        pages.push(await recognizeImage(Buffer.from(await renderer.request({ type: 'render', pageNumber: n })), limits));
+        const image = Buffer.from(await renderer.request({ type: 'render', pageNumber: n }));
+        layouts.push(ocrLayout(await recognizeImage(image, limits), viewport));
         ocrPages++;
-      } else pages.push(text);
+      } else layouts.push(layout);
     }
-    return { pages, numPages, ocrPages, title: await documentTitle(pdf) };
+    return { pages: layouts.map((l) => l.text), layouts, numPages, ocrPages, title: await documentTitle(pdf) };
   } finally {
     renderer?.close();
     await pdf.loadingTask.destroy();
@@ -82,18 +87,6 @@ function openRenderer(data: Buffer, limits: PdfLimits, outOfTime: () => Error): 
   // A file the thread cannot open fails each page's request, which comes after this one.
   thread.request({ type: 'open-pdf', data: new Uint8Array(data) }).catch(() => undefined);
   return thread;
-}
-
-type TextContent = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>;
-
-/** Text runs in reading order; pdf.js flags the run that ends a line. */
-function pageText(content: TextContent): string {
-  let text = '';
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    text += item.str + (item.hasEOL ? '\n' : '');
-  }
-  return text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 async function documentTitle(pdf: PDFDocumentProxy): Promise<string | undefined> {

@@ -93,10 +93,14 @@ describe('POST /v2/parse through the SDK', () => {
     expect(doc.metadata?.sourceURL).toMatch(/^file:\/\/local\/[0-9a-f-]{36}\/report\.docx$/);
   });
 
-  it('gives a PDF its pages, billed per page', async () => {
-    const doc = await firecrawl.parse({ data: pdf, filename: 'three.pdf' }, { parsers: [{ type: 'pdf', pages: true }] });
+  it('gives a PDF its pages and blocks, billed per page', async () => {
+    const doc = await firecrawl.parse({ data: pdf, filename: 'three.pdf' }, { parsers: [{ type: 'pdf', pages: true, blocks: true }] });
     expect(doc.pages).toEqual(THREE_PAGE_TEXTS.map((markdown, i) => ({ pageNumber: i + 1, markdown })));
     expect(doc.metadata).toMatchObject({ numPages: 3, creditsUsed: 3 });
+    expect(doc.blocks?.map((page) => [page.pageNumber, page.items.map((b) => b.content)])).toEqual(THREE_PAGE_TEXTS.map((text, i) => [i + 1, [text]]));
+    const first = doc.blocks![0]!.items[0]!;
+    expect(first).toMatchObject({ id: 'p1.b0', type: 'text', readingOrder: 0, source: 'text-layer', markdownSpan: [0, THREE_PAGE_TEXTS[0]!.length] });
+    expect(first.bbox).toHaveLength(4);
   });
 });
 

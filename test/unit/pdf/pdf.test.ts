@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageCredits } from '../../../lib/credits.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
@@ -112,4 +113,50 @@ describe('rendering for OCR', () => {
     ]);
     expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
   }, 30_000);
+});
+
+describe('blocks', () => {
+  it("gives each page its text blocks in Firecrawl's shape: boxes on the page, spans of the markdown", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([600, 800]);
+    // A heading at the top left and, after a gap, a paragraph of two lines lower down.
+    page.drawText('Heading at the top', { x: 60, y: 720, size: 24, font });
+    page.drawText('First line of the body', { x: 60, y: 400, size: 12, font });
+    page.drawText('Second line of the body', { x: 60, y: 386, size: 12, font });
+    doc.addPage([600, 800]).drawText('Second page text', { x: 300, y: 100, size: 12, font });
+    const pdf = Buffer.from(await doc.save());
+
+    const parsers = [{ type: 'pdf' as const, blocks: true, pageMarkers: true }];
+    const { transformed } = await transformPdf(pdf, parsers, WANT, roomy());
+    const markdown = transformed.markdown!;
+    const blocks = transformed.blocks!;
+    expect(blocks.map((p) => ({ pageNumber: p.pageNumber, width: p.width, height: p.height, status: p.status }))).toEqual([
+      { pageNumber: 1, width: 600, height: 800, status: 'ok' },
+      { pageNumber: 2, width: 600, height: 800, status: 'ok' },
+    ]);
+    const items = blocks.flatMap((p) => p.items);
+    expect(items.map((b) => b.id)).toEqual(items.map((b) => `p${b.id[1]}.b${b.readingOrder}`));
+    // Each block's span is where its content is in the markdown, page markers and all.
+    for (const item of items) expect(markdown.slice(...item.markdownSpan!)).toBe(item.content);
+    expect(items.map((b) => b.content).join(' | ')).toMatch(/^Heading at the top \| First line of the body\s+Second line of the body \| Second page text$/);
+    for (const item of items) expect(item).toMatchObject({ type: 'text', label: null, source: 'text-layer', confidence: { layout: null, ocr: null } });
+    // Boxes are fractions of the page from its top left: the heading near the top, the body below
+    // it, the second page's text in its lower right quarter.
+    const [heading, body] = blocks[0]!.items;
+    expect(heading!.bbox![0]).toBeCloseTo(0.1, 2);
+    expect(heading!.bbox![1]).toBeGreaterThan(0.05);
+    expect(heading!.bbox![3]).toBeLessThan(0.12);
+    expect(body!.bbox![1]).toBeGreaterThan(heading!.bbox![3]);
+    expect(body!.bbox![3]).toBeCloseTo(1 - 386 / 800, 2);
+    const [second] = blocks[1]!.items;
+    expect(second!.bbox![0]).toBeCloseTo(0.5, 2);
+    expect(second!.bbox![1]).toBeGreaterThan(0.8);
+    for (const { bbox } of items) for (const v of bbox!) expect(v >= 0 && v <= 1).toBe(true);
+  });
+
+  it('leaves blocks out unless asked', async () => {
+    const { transformed } = await transformPdf(threePages, [{ type: 'pdf' }], WANT, roomy());
+    expect(transformed.blocks).toBeUndefined();
+  });
 });
