@@ -8,7 +8,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { FileThread } from '../files/isolated.js';
-import { recognizeImage } from '../files/ocr.js';
+import { recognizeImage, recognizeParagraphs } from '../files/ocr.js';
 import { ocrLayout, textLayerLayout, type PageLayout } from './layout.js';
 
 /**
@@ -35,6 +35,8 @@ export interface PdfLimits {
   maxPages?: number;
   /** Firecrawl's PDF modes: `fast` reads the text layer only, `auto` (the default) OCRs pages without one, `ocr` OCRs every page. */
   mode?: 'fast' | 'auto' | 'ocr';
+  /** OCR'd pages keep Tesseract's paragraph boxes, for `blocks`. */
+  boxes?: boolean;
   /** Absolute wall-clock deadline (epoch ms) of the scrape. */
   deadline: number;
   signal: AbortSignal;
@@ -70,7 +72,10 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
       if (mode === 'ocr' || (mode === 'auto' && !layout.text)) {
         renderer ??= openRenderer(data, limits, outOfTime);
         const image = Buffer.from(await renderer.request({ type: 'render', pageNumber: n }));
-        layouts.push(ocrLayout(await recognizeImage(image, limits), viewport));
+        if (limits.boxes) {
+          const { text, paragraphs } = await recognizeParagraphs(image, limits);
+          layouts.push(ocrLayout(text, viewport, { paragraphs, image: pngSize(image) }));
+        } else layouts.push(ocrLayout(await recognizeImage(image, limits), viewport));
         ocrPages++;
       } else layouts.push(layout);
     }
@@ -79,6 +84,11 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
     renderer?.close();
     await pdf.loadingTask.destroy();
   }
+}
+
+/** A PNG's size, from its header (render-page.ts writes PNGs). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 /** The PDF's drawing thread, holding its own copy of the file. */

@@ -2,9 +2,10 @@
  * A PDF page's text as blocks with their place on the page, for the page text and for Firecrawl's
  * `blocks` (`parsers: [{type: "pdf", blocks: true}]`). pdf.js gives text runs in content order,
  * each with its transform and size and a flag on the run that ends a line. Lines go into blocks
- * by their geometry (startsBlock) and blank lines; a block's box is the union of its runs' boxes. Text read by OCR has blocks
- * too (its paragraphs), without boxes.
+ * by their geometry (startsBlock) and blank lines; a block's box is the union of its runs' boxes.
+ * A page read by OCR has Tesseract's paragraphs as its blocks.
  */
+import type { OcrParagraph } from '../files/ocr.js';
 
 /** [x0, y0, x1, y1], 0–1 of the page's width and height, from its top left corner. */
 export type BlockBox = [number, number, number, number];
@@ -12,6 +13,8 @@ export type BlockBox = [number, number, number, number];
 export interface PageBlock {
   content: string;
   bbox: BlockBox | null;
+  /** Tesseract's confidence in the block's text, 0–1 (OCR only). */
+  ocrConfidence?: number;
 }
 
 export interface PageLayout {
@@ -97,13 +100,28 @@ function startsBlock(previous: Line, box: BlockBox | null, height: number): bool
   return gap > 0.8 * tallest || gap < -2 * tallest || Math.abs(height - previous.height) > 0.15 * tallest;
 }
 
-/** OCR text's paragraphs as blocks; Tesseract's boxes are of the rendered image, not kept. */
-export function ocrLayout(text: string, viewport: Pick<PageViewport, 'width' | 'height'>): PageLayout {
-  const blocks = text
-    .split(/\n{2,}/)
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((content) => ({ content, bbox: null }));
+/**
+ * A page read by OCR: its paragraphs as blocks, boxed in the rendered image's pixels (`image`) and
+ * so in fractions of the page; without paragraphs (blocks not asked for), its text's paragraphs, unboxed.
+ */
+export function ocrLayout(
+  text: string,
+  viewport: Pick<PageViewport, 'width' | 'height'>,
+  found?: { paragraphs: OcrParagraph[]; image: { width: number; height: number } },
+): PageLayout {
+  const blocks: PageBlock[] = found
+    ? found.paragraphs
+        .map((p) => ({
+          content: p.text.trim(),
+          bbox: [clamp(p.bbox.x0 / found.image.width), clamp(p.bbox.y0 / found.image.height), clamp(p.bbox.x1 / found.image.width), clamp(p.bbox.y1 / found.image.height)] as BlockBox,
+          ocrConfidence: round(p.confidence / 100, 4),
+        }))
+        .filter((b) => b.content)
+    : text
+        .split(/\n{2,}/)
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((content) => ({ content, bbox: null }));
   return { text: blocks.map((b) => b.content).join('\n\n'), blocks, width: round(viewport.width, 2), height: round(viewport.height, 2), source: 'ocr' };
 }
 

@@ -35,14 +35,15 @@ export async function transformPdf(
   }
   const maxPages = 'maxPages' in parser ? parser.maxPages : undefined;
   const mode = 'mode' in parser ? parser.mode : undefined;
-  const text = await extractPdfText(body, { ...limits, maxPages, mode });
+  const blocks = 'blocks' in parser && parser.blocks === true;
+  const text = await extractPdfText(body, { ...limits, maxPages, mode, boxes: blocks });
   const numbered = text.pages.map((markdown, i) => ({ pageNumber: i + 1, markdown }));
   const { markdown, offsets } = joinPages(numbered, 'pageMarkers' in parser && parser.pageMarkers === true);
   const html = `<html><body>${text.pages.map(pageHtml).join('')}</body></html>`;
   const metadata = { numPages: text.numPages, ...(text.title && { title: text.title }) };
   const transformed = withText(markdown, html, want, metadata);
   if (('pages' in parser && parser.pages) || ('pageMarkdown' in parser && parser.pageMarkdown)) transformed.pages = numbered;
-  if ('blocks' in parser && parser.blocks) transformed.blocks = pageBlocks(text.layouts, offsets);
+  if (blocks) transformed.blocks = pageBlocks(text.layouts, offsets);
   // Scanned PDFs have no text layer, and an empty result should not pass for an empty document.
   if (!markdown) {
     transformed.warning =
@@ -74,7 +75,8 @@ function joinPages(pages: { pageNumber: number; markdown: string }[], markers: b
 /**
  * Firecrawl's `document.blocks` (its PdfPageBlocks): per page its size and its blocks in reading
  * order, each with the span of the markdown it became. Trawl's blocks are the text layer's
- * paragraphs (type `text`, no layout model, so `label` and confidences are null) or OCR's.
+ * paragraphs or Tesseract's (type `text`: there is no layout model, so `label` and the layout
+ * confidence are null).
  */
 function pageBlocks(layouts: PageLayout[], offsets: (number | undefined)[]): NonNullable<TransformedPage['blocks']> {
   return layouts.map((layout, i) => {
@@ -91,7 +93,7 @@ function pageBlocks(layouts: PageLayout[], offsets: (number | undefined)[]): Non
         markdownSpan: [start, start + block.content.length] as [number, number],
         readingOrder: order,
         source: layout.source,
-        confidence: { layout: null, ocr: null },
+        confidence: { layout: null, ocr: block.ocrConfidence ?? null },
       };
     });
     return { pageNumber: i + 1, width: layout.width, height: layout.height, status: 'ok', items };

@@ -1,6 +1,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageCredits } from '../../../lib/credits.js';
+import { stopOcr } from '../../../scraper/files/ocr.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
 import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
 import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
@@ -13,6 +15,7 @@ let threePages: Buffer;
 beforeAll(async () => {
   threePages = await makePdf(THREE_PAGE_TEXTS, 'Three Animals');
 });
+afterAll(() => stopOcr());
 
 describe('isPdf', () => {
   it('trusts a PDF content type', () => {
@@ -153,6 +156,28 @@ describe('blocks', () => {
     expect(second!.bbox![0]).toBeCloseTo(0.5, 2);
     expect(second!.bbox![1]).toBeGreaterThan(0.8);
     for (const { bbox } of items) for (const v of bbox!) expect(v >= 0 && v <= 1).toBe(true);
+  });
+
+  it("boxes a scanned page's blocks where OCR found them, with Tesseract's confidence", async () => {
+    // A page of text drawn into an image, and that image alone on a page: a scan, no text layer.
+    const text = await PDFDocument.create();
+    const font = await text.embedFont(StandardFonts.Helvetica);
+    text.addPage([600, 400]).drawText('Invoice number 4821', { x: 60, y: 300, size: 28, font });
+    const png = Buffer.from(await renderPageAsImage(await getDocumentProxy(new Uint8Array(await text.save())), 1, { canvasImport: () => import('@napi-rs/canvas'), scale: 2 }));
+    const scan = await PDFDocument.create();
+    scan.addPage([600, 400]).drawImage(await scan.embedPng(png), { x: 0, y: 0, width: 600, height: 400 });
+
+    const { transformed } = await transformPdf(Buffer.from(await scan.save()), [{ type: 'pdf', blocks: true }], WANT, roomy());
+    expect(transformed.markdown).toBe('Invoice number 4821');
+    const [block] = transformed.blocks![0]!.items;
+    expect(block).toMatchObject({ id: 'p1.b0', content: 'Invoice number 4821', source: 'ocr', markdownSpan: [0, 19] });
+    expect(block!.confidence.ocr).toBeGreaterThan(0.5);
+    // Drawn 60 points from the left and its baseline 100 from the top of a 600 × 400 page.
+    const [x0, y0, x1, y1] = block!.bbox!;
+    expect(x0).toBeCloseTo(0.1, 1);
+    expect(y0).toBeGreaterThan(0.15);
+    expect(y1).toBeLessThan(0.3);
+    expect(x1).toBeGreaterThan(0.4);
   });
 
   it('leaves blocks out unless asked', async () => {
