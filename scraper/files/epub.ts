@@ -27,6 +27,8 @@ export function epubToHtml(body: Buffer): string {
   if (!opfPath) throw parseFailed('The EPUB book names no package document in META-INF/container.xml');
   const { title, chapters } = readPackage(files, opfPath);
   if (!chapters.length) throw parseFailed('The EPUB book has no chapters in its spine');
+  const ciphered = encrypted(files);
+  if (chapters.some((path) => ciphered.has(path))) throw parseFailed('The EPUB book is encrypted (DRM); its chapters cannot be read');
   const sections = chapters.map((path) => `<section>${bodyOf(strFromU8(files[path]!))}</section>`);
   const head = title ? `<head><title>${escapeHtml(title)}</title></head>` : '';
   return `<html>${head}<body>${sections.join('')}</body></html>`;
@@ -59,6 +61,25 @@ function readPackage(files: Unzipped, opfPath: string): { title: string; chapter
   );
   const chapters = [...new Set(spine.map((id) => manifest.get(id)).filter((path): path is string => !!path && path in files))];
   return { title: title.trim(), chapters };
+}
+
+/**
+ * The parts META-INF/encryption.xml lists as ciphered. Fonts alone are often listed (font
+ * obfuscation, harmless here); a chapter listed means DRM.
+ */
+function encrypted(files: Unzipped): Set<string> {
+  const out = new Set<string>();
+  if (!files['META-INF/encryption.xml']) return out;
+  parseXml(
+    zipText(files, 'META-INF/encryption.xml', WHAT),
+    {
+      open: (node) => {
+        if (node.name.endsWith('CipherReference')) out.add(resolvePath('', decodeHref(attr(node, 'URI'))));
+      },
+    },
+    WHAT,
+  );
+  return out;
 }
 
 function decodeHref(href: string): string {

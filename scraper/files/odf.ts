@@ -53,11 +53,22 @@ function hiddenTracker() {
   };
 }
 
+/**
+ * The package's parts, refused when password-protected: its manifest then gives each part
+ * `encryption-data`, and content.xml is ciphertext that would only fail as malformed XML.
+ */
+function readOdf(body: Buffer, what: string): Unzipped {
+  const files = readOfficeZip(body);
+  const manifest = files['META-INF/manifest.xml'];
+  if (manifest && Buffer.from(manifest).includes('encryption-data')) throw parseFailed(`${what} is password-protected (encrypted); Trawl cannot read it`);
+  return files;
+}
+
 // ---- ODT ---------------------------------------------------------------------------------------
 
 export function odtToHtml(body: Buffer): string {
-  const files = readOfficeZip(body);
   const what = 'The text document';
+  const files = readOdf(body, what);
   const ordered = numberedListStyles(files, what);
   const out: string[] = [];
   const hidden = hiddenTracker();
@@ -189,8 +200,8 @@ interface Cell {
  * before anything is expanded, and expansion stops at the table-cell budget.
  */
 export function odsToHtml(body: Buffer): { html: string; truncated: boolean } {
-  const files = readOfficeZip(body);
   const what = 'The spreadsheet';
+  const files = readOdf(body, what);
   const sections: string[] = [];
   const hidden = hiddenTracker();
   let budget = MAX_TABLE_CELLS;
@@ -274,8 +285,8 @@ function repeatOf(node: sax.Tag, name: string): number {
 
 /** One section per `draw:page` in document order, its paragraphs, and its `presentation:notes`. */
 export function odpToHtml(body: Buffer): string {
-  const files = readOfficeZip(body);
   const what = 'The presentation';
+  const files = readOdf(body, what);
   const slides: { text: string[]; notes: string[] }[] = [];
   const hidden = hiddenTracker();
   let slide: { text: string[]; notes: string[] } | undefined;

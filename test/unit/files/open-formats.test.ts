@@ -3,7 +3,8 @@
  * sniffed by their bytes, read into the markdown shapes of their Office siblings, and refused with
  * a 4xx when hostile (entities, zip bombs, repeat counts in the billions, endless nesting).
  */
-import { strToU8, zipSync } from 'fflate';
+import { randomBytes } from 'node:crypto';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { convertFile } from '../../../scraper/files/convert.js';
 import { sniffFile } from '../../../scraper/files/sniff.js';
@@ -125,6 +126,22 @@ describe('hostile files', () => {
     );
     const converted = (await convertFile(filePage(Buffer.from(zipSync(parts))), fileContext()))!;
     expect(converted.transformed.warning).toContain('cut short');
+  });
+
+  it('refuses a password-protected ODT and a DRM-encrypted EPUB with a clear PARSE_FAILED', async () => {
+    const locked = unzipSync(odt);
+    locked['META-INF/manifest.xml'] = strToU8(
+      '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml">' +
+        '<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/></manifest:file-entry></manifest:manifest>',
+    );
+    locked['content.xml'] = randomBytes(2000);
+    expect(await failure(Buffer.from(zipSync(locked)))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('password-protected') });
+    const drm = unzipSync(epub);
+    drm['META-INF/encryption.xml'] = strToU8(
+      '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>' +
+        '<enc:CipherData><enc:CipherReference URI="OEBPS/text/ch1.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>',
+    );
+    expect(await failure(Buffer.from(zipSync(drm)))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('encrypted (DRM)') });
   });
 
   it('refuses RTF nested deeper than any editor writes, and skips a \\bin run whatever it holds', async () => {
