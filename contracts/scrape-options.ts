@@ -202,13 +202,15 @@ const pdfParser = z.union([
   z.literal('pdf').transform(() => ({ type: 'pdf' as const })),
   z.strictObject({
     type: z.literal('pdf'),
-    /** `ocr` is refused by api/unsupported-options.ts until Trawl has OCR; `auto` reads the text layer. */
+    /** `fast`: the text layer only; `auto`: OCR for pages without one; `ocr`: OCR for every page. */
     mode: z.enum(['fast', 'auto', 'ocr']).optional(),
     maxPages: z.number().int().min(1).max(10_000).optional(),
     /** `document.pages`: each page's markdown with its number. */
     pages: z.boolean().optional(),
     /** Firecrawl's deprecated name for `pages`. */
     pageMarkdown: z.boolean().optional(),
+    /** `document.blocks`: each page's text blocks with their boxes and markdown spans (scraper/pdf/layout.ts). */
+    blocks: z.boolean().optional(),
     /** Pages joined with `\n\n---\n\n<!-- page N -->\n\n` in the markdown. */
     pageMarkers: z.boolean().optional(),
   }),

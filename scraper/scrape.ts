@@ -186,6 +186,7 @@ async function convertPage(req: ScrapeRequest, deps: ScraperDeps, page: FetchedP
     ...(page.branding?.profile && { branding: page.branding.profile }),
     ...(actions && { actions }),
     ...(transformed.pages && { pages: transformed.pages }),
+    ...(transformed.blocks && { blocks: transformed.blocks }),
     ...((transformed.warning || page.branding?.warning) && { warning: [transformed.warning, page.branding?.warning].filter(Boolean).join(' ') }),
     metadata: {
       ...transformed.metadata,

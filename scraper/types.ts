@@ -143,4 +143,28 @@ export interface TransformedPage {
   warning?: string;
   /** A PDF's pages, when its parser asked for them (`parsers: [{ type: "pdf", pages: true }]`). */
   pages?: { pageNumber: number; markdown: string }[];
+  /** A PDF's blocks per page, in Firecrawl's shape (`parsers: [{ type: "pdf", blocks: true }]`; pdf/pdf-content.ts). */
+  blocks?: PdfPageBlocks[];
+}
+
+export interface PdfPageBlocks {
+  pageNumber: number;
+  /** The page box in PDF points; the boxes are fractions of it. */
+  width: number | null;
+  height: number | null;
+  status: string;
+  items: {
+    /** `p<page>.b<reading order>`. */
+    id: string;
+    type: string;
+    label: string | null;
+    /** [x0, y0, x1, y1], 0–1 of the page from its top left; null for text read by OCR. */
+    bbox: [number, number, number, number] | null;
+    content: string;
+    /** [start, end) of `content` in the document's markdown. */
+    markdownSpan: [number, number] | null;
+    readingOrder: number;
+    source: string | null;
+    confidence: { layout: number | null; ocr: number | null };
+  }[];
 }

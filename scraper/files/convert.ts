@@ -13,7 +13,7 @@ import type { PdfLimits } from '../pdf/extract-text.js';
 import { transformPdf, type PdfContent } from '../pdf/pdf-content.js';
 import type { FetchedPage, TransformOptions, TransformedPage } from '../types.js';
 import { escapeHtml } from './html-table.js';
-import { fileToHtmlIsolated } from './isolated.js';
+import { denoiseIsolated, fileToHtmlIsolated } from './isolated.js';
 import { recognizeImage } from './ocr.js';
 import { sniffFile, type FileKind } from './sniff.js';
 
@@ -38,6 +38,11 @@ export const KIND_TYPES: Record<FileKind, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  epub: 'application/epub+zip',
+  rtf: 'application/rtf',
   // Replaced by the image's own type (sniff.ts imageType) where the bytes are at hand.
   image: 'image/*',
   html: 'text/html',
@@ -65,6 +70,11 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     case 'docx':
     case 'xlsx':
     case 'pptx':
+    case 'odt':
+    case 'ods':
+    case 'odp':
+    case 'epub':
+    case 'rtf':
     case 'csv':
     case 'tsv': {
       const { html, truncated } = await fileToHtmlIsolated(kind, page.body, page.headers['content-type'], ctx.limits);
@@ -73,7 +83,7 @@ export async function convertFile(page: FetchedPage, ctx: FileContext): Promise<
     case 'image':
       // Firecrawl OCRs images only with the `image` parser; without it they stay unsupported files.
       if (!ctx.parsers.some((p) => p.type === 'image')) throw unsupported(page.contentType || 'image');
-      return { transformed: imageText(await recognizeImage(page.body, ctx.limits), ctx.transform) };
+      return { transformed: imageText(await recognizeImage(await denoiseIsolated(page.body, ctx.limits), ctx.limits), ctx.transform) };
     case 'markdown':
       return { transformed: markdownFile(decodeBody(page.body, page.headers['content-type']), ctx.transform) };
     case undefined:

@@ -5,10 +5,10 @@
  * run time. tesseract.js runs recognition on a worker thread of its own; one is kept per process
  * (loading the English model takes about a second) and serves one image at a time. A recognition
  * past the request's deadline terminates that thread, and the next image starts a fresh one.
+ * Images come here cleaned (denoise.ts), off the worker's main thread (isolated.ts).
  */
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { denoiseForOcr } from './denoise.js';
 import { parseFailed } from './office-zip.js';
 
 const require = createRequire(import.meta.url);
@@ -37,13 +37,29 @@ function startEngine(): Promise<Worker> {
   });
 }
 
-export function recognizeImage(image: Buffer, limits: OcrLimits): Promise<string> {
-  const run = queue.then(() => recognizeNow(image, limits));
+/** A paragraph Tesseract found: its text, its box in the image's pixels, its confidence (0–100). */
+export interface OcrParagraph {
+  text: string;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+  confidence: number;
+}
+
+export async function recognizeImage(image: Buffer, limits: OcrLimits): Promise<string> {
+  return (await recognize(image, limits, false)).text;
+}
+
+/** The text and its paragraphs with their boxes (for a PDF's `blocks`). */
+export function recognizeParagraphs(image: Buffer, limits: OcrLimits): Promise<{ text: string; paragraphs: OcrParagraph[] }> {
+  return recognize(image, limits, true);
+}
+
+function recognize(image: Buffer, limits: OcrLimits, paragraphs: boolean): Promise<{ text: string; paragraphs: OcrParagraph[] }> {
+  const run = queue.then(() => recognizeNow(image, limits, paragraphs));
   queue = run.catch(() => undefined);
   return run;
 }
 
-async function recognizeNow(image: Buffer, limits: OcrLimits): Promise<string> {
+async function recognizeNow(image: Buffer, limits: OcrLimits, paragraphs: boolean): Promise<{ text: string; paragraphs: OcrParagraph[] }> {
   if (limits.signal.aborted || Date.now() >= limits.deadline) throw parseFailed("The image's OCR did not start before the request's deadline");
   engine ??= startEngine();
   const worker = await engine;
@@ -54,8 +70,10 @@ async function recognizeNow(image: Buffer, limits: OcrLimits): Promise<string> {
     limits.signal.addEventListener('abort', abort, { once: true });
   });
   try {
-    const { data } = await Promise.race([denoiseForOcr(image).then((clean) => worker.recognize(clean)), stop]);
-    return data.text.replace(/[ \t]+\n/g, '\n').trim();
+    // The block tree (down to each symbol) is built only when its boxes are wanted.
+    const { data } = await Promise.race([worker.recognize(image, {}, { text: true, blocks: paragraphs }), stop]);
+    const found = (data.blocks ?? []).flatMap((block) => block.paragraphs.map(({ text, bbox, confidence }) => ({ text, bbox, confidence })));
+    return { text: data.text.replace(/[ \t]+\n/g, '\n').trim(), paragraphs: found };
   } catch (err) {
     // A stopped or failed recognition leaves the thread in an unknown state: it goes, the next image starts another.
     engine = undefined;

@@ -1,13 +1,15 @@
 /**
  * Presentations (PPTX) to HTML: one section per slide, in the deck's order, with its text
  * paragraphs and its speaker notes. No Office library reads PPTX text well and stays maintained, so
- * this reads DrawingML itself: each `<a:p>` is a paragraph of `<a:t>` runs. XML goes through sax,
- * which knows no DTDs and so resolves no external entity.
+ * this reads DrawingML itself (xml.ts): each `<a:p>` is a paragraph of `<a:t>` runs.
  */
-import sax from 'sax';
-import { strFromU8, type Unzipped } from 'fflate';
+import type sax from 'sax';
+import type { Unzipped } from 'fflate';
 import { escapeHtml } from './html-table.js';
 import { parseFailed, readOfficeZip } from './office-zip.js';
+import { attr, parseXml as parseWith, resolvePath, zipText } from './xml.js';
+
+const WHAT = 'The presentation';
 
 export function pptxToHtml(body: Buffer): string {
   const files = readOfficeZip(body);
@@ -17,20 +19,22 @@ export function pptxToHtml(body: Buffer): string {
     const text = paragraphs(xml(files, path));
     const notesPath = related(files, path, 'notesSlide');
     const notes = notesPath ? paragraphs(xml(files, notesPath)).filter((p) => !/^\d+$/.test(p)) : [];
-    return (
-      `<section><h2>Slide ${i + 1}</h2>${text.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}` +
-      (notes.length ? `<h3>Notes</h3>${notes.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}` : '') +
-      `</section>`
-    );
+    return slideHtml(i + 1, text, notes);
   });
   return `<html><body>${sections.join('')}</body></html>`;
+}
+
+/** A slide's section, as ODP's are written too (odf.ts), so both read the same in markdown. */
+export function slideHtml(n: number, text: string[], notes: string[]): string {
+  const paras = (lines: string[]) => lines.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
+  return `<section><h2>Slide ${n}</h2>${paras(text)}${notes.length ? `<h3>Notes</h3>${paras(notes)}` : ''}</section>`;
 }
 
 /** Slides in presentation order: presentation.xml lists their relationship ids. */
 function slideOrder(files: Unzipped): string[] {
   const ids: string[] = [];
   parseXml(xml(files, 'ppt/presentation.xml'), (node) => {
-    if (node.name === 'p:sldId') ids.push(String(node.attributes['r:id'] ?? ''));
+    if (node.name === 'p:sldId') ids.push(attr(node, 'r:id'));
   });
   const targets = relationships(files, 'ppt/presentation.xml');
   return ids.map((id) => targets.get(id)).filter((path): path is string => !!path && path in files);
@@ -50,66 +54,44 @@ function relationships(files: Unzipped, part: string, kind?: string): Map<string
   if (!(relsPath in files)) return out;
   parseXml(xml(files, relsPath), (node) => {
     if (node.name !== 'Relationship') return;
-    const type = String(node.attributes.Type ?? '');
-    if (kind && !type.endsWith(`/${kind}`)) return;
-    out.set(String(node.attributes.Id ?? ''), resolvePath(dir, String(node.attributes.Target ?? '')));
+    if (kind && !attr(node, 'Type').endsWith(`/${kind}`)) return;
+    out.set(attr(node, 'Id'), resolvePath(dir, attr(node, 'Target')));
   });
   return out;
-}
-
-function resolvePath(dir: string, target: string): string {
-  const parts = target.startsWith('/') ? [] : dir.split('/');
-  for (const piece of target.replace(/^\//, '').split('/')) {
-    if (piece === '..') parts.pop();
-    else if (piece !== '.') parts.push(piece);
-  }
-  return parts.join('/');
 }
 
 function paragraphs(source: string): string[] {
   const out: string[] = [];
   let current: string | undefined;
   let inText = false;
-  const parser = strictParser();
-  parser.onopentag = (node) => {
-    if (node.name === 'a:p') current = '';
-    else if (node.name === 'a:t') inText = true;
-    else if (node.name === 'a:br' && current !== undefined) current += '\n';
-  };
-  parser.ontext = (text) => {
-    if (inText && current !== undefined) current += text;
-  };
-  parser.onclosetag = (name) => {
-    if (name === 'a:t') inText = false;
-    else if (name === 'a:p' && current !== undefined) {
-      if (current.trim()) out.push(current.trim());
-      current = undefined;
-    }
-  };
-  run(parser, source);
+  parseWith(
+    source,
+    {
+      open: (node) => {
+        if (node.name === 'a:p') current = '';
+        else if (node.name === 'a:t') inText = true;
+        else if (node.name === 'a:br' && current !== undefined) current += '\n';
+      },
+      text: (text) => {
+        if (inText && current !== undefined) current += text;
+      },
+      close: (name) => {
+        if (name === 'a:t') inText = false;
+        else if (name === 'a:p' && current !== undefined) {
+          if (current.trim()) out.push(current.trim());
+          current = undefined;
+        }
+      },
+    },
+    WHAT,
+  );
   return out;
 }
 
 function parseXml(source: string, onOpen: (node: sax.Tag) => void): void {
-  const parser = strictParser();
-  parser.onopentag = (node) => onOpen(node as sax.Tag);
-  run(parser, source);
-}
-
-function strictParser(): sax.SAXParser {
-  return sax.parser(true, { trim: false, normalize: false });
-}
-
-function run(parser: sax.SAXParser, source: string): void {
-  try {
-    parser.write(source).close();
-  } catch (err) {
-    throw parseFailed(`The presentation could not be read: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, err);
-  }
+  parseWith(source, { open: onOpen }, WHAT);
 }
 
 function xml(files: Unzipped, path: string): string {
-  const data = files[path];
-  if (!data) throw parseFailed(`The presentation has no ${path}`);
-  return strFromU8(data);
+  return zipText(files, path, WHAT);
 }

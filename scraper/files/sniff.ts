@@ -1,12 +1,29 @@
 /**
  * What kind of file a body is, from its bytes: magic numbers for binary formats, the entry names of
- * a zip for Office files. Never from a file name or a declared type alone: an `.xlsx` may be an HTML
+ * a zip for Office files and the `mimetype` entry of OpenDocument and EPUB zips, `{\rtf` for RTF. Never from a file name or a declared type alone: an `.xlsx` may be an HTML
  * error page and `/report` may serve a PDF. Only among text files, where bytes cannot tell CSV from
  * prose, does the declared type (or the upload's extension) choose the text format.
  */
+import { unzipSync } from 'fflate';
 import { listZipEntries } from './office-zip.js';
 
-export type FileKind = 'pdf' | 'docx' | 'xlsx' | 'pptx' | 'image' | 'html' | 'csv' | 'tsv' | 'json' | 'markdown' | 'text';
+export type FileKind =
+  | 'pdf'
+  | 'docx'
+  | 'xlsx'
+  | 'pptx'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'epub'
+  | 'rtf'
+  | 'image'
+  | 'html'
+  | 'csv'
+  | 'tsv'
+  | 'json'
+  | 'markdown'
+  | 'text';
 
 /** Declared hints: the Content-Type without parameters and, for uploads, the file name. */
 export interface FileHints {
@@ -19,6 +36,7 @@ export function sniffFile(body: Buffer, hints: FileHints): FileKind | undefined 
   if (hasPdfMagic(body)) return 'pdf';
   if (hasZipMagic(body)) return officeKind(body);
   if (imageType(body)) return 'image';
+  if (hasRtfMagic(body)) return 'rtf';
   if (looksBinary(body)) return undefined;
   return textKind(body, hints);
 }
@@ -52,13 +70,35 @@ export function hasZipMagic(body: Buffer): boolean {
   return body.subarray(0, 4).equals(ZIP_MAGIC);
 }
 
-/** The part an OOXML package must have for each kind (ECMA-376 part 2, the main part's name). */
+/** `{\rtf` at the start (after a byte-order mark or whitespace, which readers tolerate). */
+function hasRtfMagic(body: Buffer): boolean {
+  return /^(\ufeff|\xef\xbb\xbf)?\s{0,16}\{\\rtf/.test(body.subarray(0, 32).toString('latin1'));
+}
+
+/** The `mimetype` entry's value for each OpenDocument and EPUB kind (ODF 1.3 part 2 §3.3, EPUB OCF §4.3). */
+const PACKAGE_TYPES: Record<string, FileKind> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/epub+zip': 'epub',
+};
+
+/**
+ * OOXML by the part each kind must have (ECMA-376 part 2, the main part's name); OpenDocument and
+ * EPUB by their `mimetype` entry, read only when it is small (a media type is under 100 bytes).
+ */
 function officeKind(body: Buffer): FileKind | undefined {
   const names = new Set(listZipEntries(body));
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';
-  return undefined;
+  if (!names.has('mimetype')) return undefined;
+  try {
+    const entry = unzipSync(body, { filter: (file) => file.name === 'mimetype' && file.originalSize <= 256 })['mimetype'];
+    return entry ? PACKAGE_TYPES[Buffer.from(entry).toString('latin1').trim()] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** NUL bytes or control characters in the first KiB: not text in any encoding we decode. */

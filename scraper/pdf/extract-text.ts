@@ -1,12 +1,15 @@
 /**
  * PDF text extraction with unpdf (Mozilla's pdf.js in a build that needs no DOM or worker thread),
- * page by page under the scrape's deadline. A page without a text layer (a scan) is rendered with
- * @napi-rs/canvas and read by OCR (../files/ocr.ts) in mode `auto`; mode `ocr` reads every page so.
+ * page by page under the scrape's deadline. A page without a text layer (a scan) is read by OCR
+ * (../files/ocr.ts) in mode `auto`, mode `ocr` reads every page so: such pages are drawn on a thread
+ * of the PDF's own (render-page.ts), started for the first of them, which the deadline terminates.
  */
-import { getDocumentProxy, renderPageAsImage } from 'unpdf';
-import { recognizeImage } from '../files/ocr.js';
+import { getDocumentProxy } from 'unpdf';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { NonRetryablePageError } from '../../lib/errors.js';
+import { FileThread } from '../files/isolated.js';
+import { recognizeImage, recognizeParagraphs } from '../files/ocr.js';
+import { ocrLayout, textLayerLayout, type PageLayout } from './layout.js';
 
 /**
  * Time a page is allowed on average. A PDF whose pages need more than the time left is refused up
@@ -15,12 +18,12 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 export const PDF_PAGE_BUDGET_MS = 100;
 /** Rendering a page at twice its size and reading it: 0.3–0.6 s here (bench/RESULTS.md, "parse"), with room. */
 export const OCR_PAGE_BUDGET_MS = 2_000;
-/** Scale of a rendered page: 144 dpi for a 72-dpi page box, where Tesseract reads body text well. */
-const OCR_RENDER_SCALE = 2;
 
 export interface PdfText {
   /** Text of each parsed page, in order. */
   pages: string[];
+  /** Each parsed page's blocks and size (layout.ts), in order. */
+  layouts: PageLayout[];
   /** Pages in the document; more than `pages.length` when `maxPages` cut it short. */
   numPages: number;
   /** Pages read by OCR rather than from the text layer. */
@@ -32,6 +35,8 @@ export interface PdfLimits {
   maxPages?: number;
   /** Firecrawl's PDF modes: `fast` reads the text layer only, `auto` (the default) OCRs pages without one, `ocr` OCRs every page. */
   mode?: 'fast' | 'auto' | 'ocr';
+  /** OCR'd pages keep Tesseract's paragraph boxes, for `blocks`. */
+  boxes?: boolean;
   /** Absolute wall-clock deadline (epoch ms) of the scrape. */
   deadline: number;
   signal: AbortSignal;
@@ -48,6 +53,7 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
       cause: err,
     });
   });
+  let renderer: FileThread | undefined;
   try {
     const numPages = pdf.numPages;
     const toParse = Math.min(numPages, limits.maxPages ?? numPages);
@@ -55,35 +61,42 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
     const pageBudget = mode === 'ocr' ? OCR_PAGE_BUDGET_MS : PDF_PAGE_BUDGET_MS;
     const outOfTime = () => insufficientTime(toParse, limits.deadline, pageBudget);
     if (toParse * pageBudget > limits.deadline - Date.now()) throw outOfTime();
-    const pages: string[] = [];
+    const layouts: PageLayout[] = [];
     let ocrPages = 0;
     for (let n = 1; n <= toParse; n++) {
       if (limits.signal.aborted || Date.now() >= limits.deadline) throw outOfTime();
       const page = await pdf.getPage(n);
-      const text = pageText(await page.getTextContent());
+      const viewport = page.getViewport({ scale: 1 });
+      const layout = textLayerLayout((await page.getTextContent()).items, viewport);
       page.cleanup();
-      if (mode === 'ocr' || (mode === 'auto' && !text)) {
-        const image = await renderPageAsImage(pdf, n, { canvasImport: () => import('@napi-rs/canvas'), scale: OCR_RENDER_SCALE });
-        pages.push(await recognizeImage(Buffer.from(image), limits));
+      if (mode === 'ocr' || (mode === 'auto' && !layout.text)) {
+        renderer ??= openRenderer(data, limits, outOfTime);
+        const image = Buffer.from(await renderer.request({ type: 'render', pageNumber: n }));
+        if (limits.boxes) {
+          const { text, paragraphs } = await recognizeParagraphs(image, limits);
+          layouts.push(ocrLayout(text, viewport, { paragraphs, image: pngSize(image) }));
+        } else layouts.push(ocrLayout(await recognizeImage(image, limits), viewport));
         ocrPages++;
-      } else pages.push(text);
+      } else layouts.push(layout);
     }
-    return { pages, numPages, ocrPages, title: await documentTitle(pdf) };
+    return { pages: layouts.map((l) => l.text), layouts, numPages, ocrPages, title: await documentTitle(pdf) };
   } finally {
+    renderer?.close();
     await pdf.loadingTask.destroy();
   }
 }
 
-type TextContent = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>;
+/** A PNG's size, from its header (render-page.ts writes PNGs). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
 
-/** Text runs in reading order; pdf.js flags the run that ends a line. */
-function pageText(content: TextContent): string {
-  let text = '';
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    text += item.str + (item.hasEOL ? '\n' : '');
-  }
-  return text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+/** The PDF's drawing thread, holding its own copy of the file. */
+function openRenderer(data: Buffer, limits: PdfLimits, outOfTime: () => Error): FileThread {
+  const thread = new FileThread('PDF', limits, outOfTime);
+  // A file the thread cannot open fails each page's request, which comes after this one.
+  thread.request({ type: 'open-pdf', data: new Uint8Array(data) }).catch(() => undefined);
+  return thread;
 }
 
 async function documentTitle(pdf: PDFDocumentProxy): Promise<string | undefined> {

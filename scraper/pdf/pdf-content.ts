@@ -9,6 +9,7 @@ import type { PageCostInput } from '../../lib/credits.js';
 import type { TransformOptions, TransformedPage } from '../types.js';
 import { escapeHtml } from '../files/html-table.js';
 import { extractPdfText, type PdfLimits } from './extract-text.js';
+import type { PageLayout } from './layout.js';
 
 export interface PdfContent {
   transformed: TransformedPage;
@@ -34,13 +35,15 @@ export async function transformPdf(
   }
   const maxPages = 'maxPages' in parser ? parser.maxPages : undefined;
   const mode = 'mode' in parser ? parser.mode : undefined;
-  const text = await extractPdfText(body, { ...limits, maxPages, mode });
+  const blocks = 'blocks' in parser && parser.blocks === true;
+  const text = await extractPdfText(body, { ...limits, maxPages, mode, boxes: blocks });
   const numbered = text.pages.map((markdown, i) => ({ pageNumber: i + 1, markdown }));
-  const markdown = joinPages(numbered, 'pageMarkers' in parser && parser.pageMarkers === true);
+  const { markdown, offsets } = joinPages(numbered, 'pageMarkers' in parser && parser.pageMarkers === true);
   const html = `<html><body>${text.pages.map(pageHtml).join('')}</body></html>`;
   const metadata = { numPages: text.numPages, ...(text.title && { title: text.title }) };
   const transformed = withText(markdown, html, want, metadata);
   if (('pages' in parser && parser.pages) || ('pageMarkdown' in parser && parser.pageMarkdown)) transformed.pages = numbered;
+  if (blocks) transformed.blocks = pageBlocks(text.layouts, offsets);
   // Scanned PDFs have no text layer, and an empty result should not pass for an empty document.
   if (!markdown) {
     transformed.warning =
@@ -54,12 +57,47 @@ export async function transformPdf(
 
 /**
  * Firecrawl's page markers go between pages only, naming the page that follows; empty pages (a
- * blank or scanned page) leave no empty section behind.
+ * blank or scanned page) leave no empty section behind. `offsets[i]` is where page i + 1's text
+ * starts in the markdown (undefined for an empty page).
  */
-function joinPages(pages: { pageNumber: number; markdown: string }[], markers: boolean): string {
-  const kept = pages.filter((p) => p.markdown);
-  if (!markers) return kept.map((p) => p.markdown).join('\n\n');
-  return kept.map((p, i) => (i === 0 ? p.markdown : `\n\n---\n\n<!-- page ${p.pageNumber} -->\n\n${p.markdown}`)).join('');
+function joinPages(pages: { pageNumber: number; markdown: string }[], markers: boolean): { markdown: string; offsets: (number | undefined)[] } {
+  let markdown = '';
+  const offsets = pages.map((p) => {
+    if (!p.markdown) return undefined;
+    if (markdown) markdown += markers ? `\n\n---\n\n<!-- page ${p.pageNumber} -->\n\n` : '\n\n';
+    const at = markdown.length;
+    markdown += p.markdown;
+    return at;
+  });
+  return { markdown, offsets };
+}
+
+/**
+ * Firecrawl's `document.blocks` (its PdfPageBlocks): per page its size and its blocks in reading
+ * order, each with the span of the markdown it became. Trawl's blocks are the text layer's
+ * paragraphs or Tesseract's (type `text`: there is no layout model, so `label` and the layout
+ * confidence are null).
+ */
+function pageBlocks(layouts: PageLayout[], offsets: (number | undefined)[]): NonNullable<TransformedPage['blocks']> {
+  return layouts.map((layout, i) => {
+    let at = offsets[i] ?? 0;
+    const items = layout.blocks.map((block, order) => {
+      const start = at;
+      at += block.content.length + 2;
+      return {
+        id: `p${i + 1}.b${order}`,
+        type: 'text',
+        label: null,
+        bbox: block.bbox,
+        content: block.content,
+        markdownSpan: [start, start + block.content.length] as [number, number],
+        readingOrder: order,
+        source: layout.source,
+        confidence: { layout: null, ocr: block.ocrConfidence ?? null },
+      };
+    });
+    return { pageNumber: i + 1, width: layout.width, height: layout.height, status: 'ok', items };
+  });
 }
 
 function withText(

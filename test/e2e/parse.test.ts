@@ -8,7 +8,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/api-client.js';
-import { makeDocx, makePptx, makeXlsx, makeZipBomb } from '../helpers/office-fixtures.js';
+import { makeDocx, makeEpub, makeOdp, makeOds, makeOdt, makePptx, makeRtf, makeXlsx, makeZipBomb } from '../helpers/office-fixtures.js';
 import { makePdf, THREE_PAGE_TEXTS } from '../helpers/pdf-fixtures.js';
 import { e2eContext } from './context.js';
 import { startFileServer, type PageServer } from '../helpers/page-server.js';
@@ -36,6 +36,10 @@ beforeAll(async () => {
     '/report.docx': { type: DOCX_TYPE, body: docx },
     '/download?id=sheet': { type: 'application/octet-stream', body: xlsx },
     '/data.csv': { type: 'text/csv; charset=utf-8', body: Buffer.from('city,population\nOslo,700000\n') },
+    '/minutes.odt': { type: 'application/vnd.oasis.opendocument.text', body: makeOdt({ heading: 'Board minutes', paragraphs: ['Served as ODT.'] }) },
+    '/files/stock': { type: 'application/octet-stream', body: makeOds({ Stock: [['Part', 'Left'], ['Nuts', 9]] }) },
+    '/memo.rtf': { type: 'application/rtf', body: makeRtf() },
+    '/book.epub': { type: 'application/epub+zip', body: makeEpub('Served Book', [{ heading: 'Only Chapter', text: 'Read from a URL.' }]) },
   };
   files = await startFileServer(routes);
   site = files.origin;
@@ -89,10 +93,14 @@ describe('POST /v2/parse through the SDK', () => {
     expect(doc.metadata?.sourceURL).toMatch(/^file:\/\/local\/[0-9a-f-]{36}\/report\.docx$/);
   });
 
-  it('gives a PDF its pages, billed per page', async () => {
-    const doc = await firecrawl.parse({ data: pdf, filename: 'three.pdf' }, { parsers: [{ type: 'pdf', pages: true }] });
+  it('gives a PDF its pages and blocks, billed per page', async () => {
+    const doc = await firecrawl.parse({ data: pdf, filename: 'three.pdf' }, { parsers: [{ type: 'pdf', pages: true, blocks: true }] });
     expect(doc.pages).toEqual(THREE_PAGE_TEXTS.map((markdown, i) => ({ pageNumber: i + 1, markdown })));
     expect(doc.metadata).toMatchObject({ numPages: 3, creditsUsed: 3 });
+    expect(doc.blocks?.map((page) => [page.pageNumber, page.items.map((b) => b.content)])).toEqual(THREE_PAGE_TEXTS.map((text, i) => [i + 1, [text]]));
+    const first = doc.blocks![0]!.items[0]!;
+    expect(first).toMatchObject({ id: 'p1.b0', type: 'text', readingOrder: 0, source: 'text-layer', markdownSpan: [0, THREE_PAGE_TEXTS[0]!.length] });
+    expect(first.bbox).toHaveLength(4);
   });
 });
 
@@ -157,6 +165,32 @@ describe('POST /v2/parse, raw multipart', () => {
     expect(bomb.body).toMatchObject({ success: false, code: 'PARSE_FAILED' });
     const big = await postOnFreshConnection(Buffer.alloc(50 * 1024 * 1024 + 1, 0x61), 'big.txt');
     expect(big).toMatchObject({ status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE' } });
+  });
+});
+
+describe('OpenDocument, EPUB and RTF uploads', () => {
+  it('reads ODT, ODS, ODP, EPUB and RTF as the Office files they resemble, typed by their bytes', async () => {
+    const text = await parse({ data: makeOdt({ heading: 'Open report', paragraphs: ['Uploaded as ODT.'], table: [['Key', 'Value'], ['beta', '2']] }), name: 'report.odt' });
+    expect(text.status).toBe(200);
+    expect(text.body.data.markdown).toMatch(/# Open report\s+Uploaded as ODT\.\s+\| Key \| Value \|\s+\| --- \| --- \|\s+\| beta \| 2 \|/);
+    expect(text.body.data.metadata).toMatchObject({ contentType: 'application/vnd.oasis.opendocument.text', creditsUsed: 1 });
+    const sheet = await parse({ data: makeOds({ Inventory: [['Item', 'Count'], ['Bolts', 40]] }), name: 'misnamed.csv', type: 'text/csv' });
+    expect(sheet.body.data.markdown).toMatch(/## Inventory\s+\| Item \| Count \|\s+\| --- \| --- \|\s+\| Bolts \| 40 \|/);
+    const deck = await parse({ data: makeOdp([{ texts: ['Deck opening'], notes: 'Say hello' }]), name: 'deck.odp' });
+    expect(deck.body.data.markdown).toMatch(/## Slide 1\s+Deck opening\s+### Notes\s+Say hello/);
+    const book = await firecrawl.parse({ data: makeEpub('Uploaded Book', [{ heading: 'First', text: 'One.' }, { heading: 'Second', text: 'Two.' }]), filename: 'book.epub' });
+    expect(book.markdown).toMatch(/## First\s+One\.\s+## Second\s+Two\./);
+    expect(book.metadata?.title).toBe('Uploaded Book');
+    const memo = await parse({ data: makeRtf(), name: 'memo.rtf', type: 'application/rtf' });
+    expect(memo.body.data.markdown).toMatch(/^# Annual review/);
+    expect(memo.body.data.markdown).toContain('Visit [example](https://example.com/rtf) today.');
+  });
+
+  it('refuses a hostile ODT (an external entity) with 422 PARSE_FAILED', async () => {
+    const xxe = makeOdt({ heading: 'H', paragraphs: ['p'], prolog: '<!DOCTYPE office:document-content [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>', rawParagraph: '&xxe;' });
+    const res = await parse({ data: xxe, name: 'x.odt' });
+    expect(res).toMatchObject({ status: 422, body: { success: false, code: 'PARSE_FAILED' } });
+    expect(JSON.stringify(res.body)).not.toContain('root:');
   });
 });
 
@@ -235,5 +269,17 @@ describe('scrapes of URLs that serve files', () => {
     expect(sheet.body.data.markdown).toContain('| Bolts | 40 |');
     const csv = await api('/v2/scrape', { body: { url: `${site}/data.csv` } });
     expect(csv.body.data.markdown).toContain('| Oslo | 700000 |');
+  });
+
+  it('converts ODT, an ODS behind a generic type, RTF and EPUB', async () => {
+    const odt = await api('/v2/scrape', { body: { url: `${site}/minutes.odt` } });
+    expect(odt.status).toBe(200);
+    expect(odt.body.data.markdown).toMatch(/# Board minutes\s+Served as ODT\./);
+    const ods = await api('/v2/scrape', { body: { url: `${site}/files/stock` } });
+    expect(ods.body.data.markdown).toContain('| Nuts | 9 |');
+    const rtf = await api('/v2/scrape', { body: { url: `${site}/memo.rtf` } });
+    expect(rtf.body.data.markdown).toContain('Café sales rose €5 million.');
+    const epub = await api('/v2/scrape', { body: { url: `${site}/book.epub` } });
+    expect(epub.body.data.markdown).toMatch(/## Only Chapter\s+Read from a URL\./);
   });
 });

@@ -97,3 +97,127 @@ export function makeZipBomb(inflatedBytes: number): Buffer {
     }),
   );
 }
+
+const ODF_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ' +
+  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
+
+/** An OpenDocument package (ODF 1.3 part 2): the `mimetype` entry first, then content.xml around `body`. */
+function odf(kind: 'text' | 'spreadsheet' | 'presentation', body: string, extra: { prolog?: string; automaticStyles?: string } = {}): Buffer {
+  const mimetype = `application/vnd.oasis.opendocument.${kind}`;
+  return zip({
+    mimetype,
+    'META-INF/manifest.xml': `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+    'content.xml': `<?xml version="1.0" encoding="UTF-8"?>${extra.prolog ?? ''}<office:document-content ${ODF_NS}><office:automatic-styles>${extra.automaticStyles ?? ''}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
+  });
+}
+
+export interface OdtContent {
+  heading: string;
+  paragraphs: string[];
+  /** Items of a numbered list, and of a bulleted one. */
+  numbered?: string[];
+  bullets?: string[];
+  link?: { text: string; href: string };
+  table?: string[][];
+  prolog?: string;
+  rawParagraph?: string;
+}
+
+export function makeOdt(content: OdtContent): Buffer {
+  const p = (text: string) => `<text:p>${text}</text:p>`;
+  const list = (style: string, items: string[]) => `<text:list text:style-name="${style}">${items.map((i) => `<text:list-item>${p(i)}</text:list-item>`).join('')}</text:list>`;
+  const body =
+    `<text:h text:outline-level="1">${content.heading}</text:h>` +
+    content.paragraphs.map(p).join('') +
+    (content.numbered ? list('L1', content.numbered) : '') +
+    (content.bullets ? list('L2', content.bullets) : '') +
+    (content.link ? p(`See <text:a xlink:type="simple" xlink:href="${content.link.href}">${content.link.text}</text:a> for more.`) : '') +
+    (content.table
+      ? `<table:table table:name="T1"><table:table-column table:number-columns-repeated="${content.table[0]!.length}"/>${content.table
+          .map((row) => `<table:table-row>${row.map((cell) => `<table:table-cell office:value-type="string">${p(cell)}</table:table-cell>`).join('')}</table:table-row>`)
+          .join('')}</table:table>`
+      : '') +
+    (content.rawParagraph ? p(content.rawParagraph) : '');
+  const styles =
+    '<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-format="1"/></text:list-style>' +
+    '<text:list-style style:name="L2"><text:list-level-style-bullet text:level="1" text:bullet-char="•"/></text:list-style>';
+  return odf('text', body, { prolog: content.prolog, automaticStyles: styles });
+}
+
+/**
+ * Sheets as LibreOffice writes them: equal cells in a run and the unused tail of the sheet as one
+ * element with a repeat count (a million empty rows, a thousand empty columns).
+ */
+export function makeOds(sheets: Record<string, (string | number)[][]>): Buffer {
+  const cell = (v: string | number) =>
+    typeof v === 'number'
+      ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>`
+      : `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`;
+  const body = Object.entries(sheets)
+    .map(
+      ([name, rows]) =>
+        `<table:table table:name="${name}">${rows
+          .map((row) => `<table:table-row>${row.map(cell).join('')}<table:table-cell table:number-columns-repeated="1020"/></table:table-row>`)
+          .join('')}<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>`,
+    )
+    .join('');
+  return odf('spreadsheet', body);
+}
+
+export function makeOdp(slides: Slide[]): Buffer {
+  const frame = (texts: string[]) => `<draw:frame><draw:text-box>${texts.map((t) => `<text:p>${t}</text:p>`).join('')}</draw:text-box></draw:frame>`;
+  const body = slides
+    .map(
+      (slide, i) =>
+        `<draw:page draw:name="page${i + 1}">${frame(slide.texts)}${slide.notes ? `<presentation:notes>${frame([slide.notes])}</presentation:notes>` : ''}</draw:page>`,
+    )
+    .join('');
+  return odf('presentation', body);
+}
+
+/**
+ * An EPUB 3 book (OCF: `mimetype`, META-INF/container.xml, a package document). The spine lists
+ * the chapters in reading order, the reverse of their file names, so a test sees the spine win.
+ */
+export function makeEpub(title: string, chapters: { heading: string; text: string }[]): Buffer {
+  const parts: Record<string, string> = {
+    mimetype: 'application/epub+zip',
+    'META-INF/container.xml': `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:uuid:1</dc:identifier><dc:title>${title}</dc:title></metadata><manifest>${chapters
+      .map((_, i) => `<item id="c${i}" href="text/ch${chapters.length - i}.xhtml" media-type="application/xhtml+xml"/>`)
+      .join('')}</manifest><spine>${chapters.map((_, i) => `<itemref idref="c${i}"/>`).join('')}</spine></package>`,
+  };
+  chapters.forEach((chapter, i) => {
+    parts[`OEBPS/text/ch${chapters.length - i}.xhtml`] =
+      `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${chapter.heading}</title></head><body><h2>${chapter.heading}</h2><p>${chapter.text}</p></body></html>`;
+  });
+  return zip(parts);
+}
+
+/**
+ * An RTF document as Word writes one: font and colour tables, a heading with `\outlinelevel0`,
+ * list items after their `\listtext` markers, a two-by-two table, a HYPERLINK field, and non-ASCII
+ * text as `\'hh` (cp1252) and `\u` escapes.
+ */
+export function makeRtf(): Buffer {
+  return Buffer.from(
+    [
+      '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0 Calibri;}{\\f1 Symbol;}}{\\colortbl;\\red0\\green0\\blue0;}',
+      '{\\*\\generator Writer;}{\\info{\\title Hidden title}}',
+      '\\pard\\outlinelevel0\\b Annual review\\b0\\par',
+      '\\pard Caf\\\'e9 sales rose \\u8364?5 million.\\par',
+      '{\\listtext\\pard\\plain\\f1 \\\'b7\\tab}\\pard\\ls1 First bullet\\par',
+      '{\\listtext\\pard\\plain\\f1 \\\'b7\\tab}\\pard\\ls1 Second bullet\\par',
+      '{\\listtext\\pard\\plain 1.\\tab}\\pard\\ls2 Step one\\par',
+      '\\pard\\intbl Region\\cell Total\\cell\\row',
+      '\\pard\\intbl North\\cell 12\\cell\\row',
+      '\\pard Visit {\\field{\\*\\fldinst {HYPERLINK "https://example.com/rtf"}}{\\fldrslt {\\ul example}}} today.\\par',
+      '{\\header Page header text\\par}',
+      '}',
+    ].join('\n'),
+    'latin1',
+  );
+}

@@ -1,5 +1,5 @@
 /** Small PDFs with known text, built in the test with pdf-lib so no binary fixture is checked in. */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts, type PDFDict } from 'pdf-lib';
 
 export const THREE_PAGE_TEXTS = [
   'Aardvark opening page about durable crawls',
@@ -20,4 +20,22 @@ export async function makePdf(pageTexts: readonly string[], title?: string): Pro
 /** A PDF of `count` pages, each naming its number. */
 export function makeLongPdf(count: number): Promise<Buffer> {
   return makePdf(Array.from({ length: count }, (_, i) => `Page number ${i + 1}`));
+}
+
+/**
+ * A one-page PDF with no text layer whose page takes minutes to draw: a form XObject that draws the
+ * one below it ten times, `levels` deep, so the page fills 10^levels squares (10^5 took 50 s to
+ * render here). A few KB; OCR in mode `auto` has to render it.
+ */
+export async function makeDrawingBombPdf(levels: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([200, 200]);
+  const ctx = doc.context;
+  const form = (ops: string, resources?: PDFDict) =>
+    ctx.register(ctx.flateStream(ops, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 200], ...(resources && { Resources: resources }) }));
+  let below = form('0 0 1 1 re f');
+  for (let level = 1; level <= levels; level++) below = form(Array.from({ length: 10 }, () => 'q /X Do Q').join('\n'), ctx.obj({ XObject: { X: below } }));
+  page.node.set(PDFName.of('Contents'), ctx.register(ctx.flateStream('q /X Do Q')));
+  page.node.set(PDFName.of('Resources'), ctx.obj({ XObject: { X: below } }));
+  return Buffer.from(await doc.save());
 }

@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./office-thread.ts');
+await import('./file-thread.ts');
