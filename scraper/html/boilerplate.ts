@@ -16,11 +16,12 @@ const AD_WORDS = /^(ad(vert|vertising|vertisement)?|pub(licité)?|werb(ung)?|anz
 /** Dashes, colons and bullets around a label ("- Anzeige -", "Advertisement:"). */
 const LABEL_PUNCTUATION = /^[\s\-–—:·|•]+|[\s\-–—:·|•]+$/gu;
 /**
- * Not in Readability: captions and photo credits. Human-marked article bodies leave them out, and
- * they are the commonest boilerplate left inside a chosen article (credits such as "Getty Images").
+ * Not in Readability: photo credits, the commonest boilerplate left inside a chosen article
+ * ("Getty Images"). Captions themselves stay: they are the article's content (issue #37: figures
+ * with captions are never lost to precision), though human-marked benchmark bodies leave them out.
  */
-const CAPTION_TOKEN = /(?:^|\s|[-_])(?:caption|credits?|photo-?credit|image-?credit|copyright|wp-caption-text)(?:\s|[-_]|$)/i;
-/** A block named as a caption is one only up to this length; a `<figcaption>` always is. */
+const CREDIT_TOKEN = /(?:^|\s|[-_])(?:credits?|photo-?credit|image-?credit|copyright)(?:\s|[-_]|$)/i;
+/** A block named as a credit is one only up to this length. */
 const MAX_CAPTION_TEXT = 300;
 /**
  * Not in Readability: a credit line, whatever holds it: "(Credit: …)", "Photo: …", "Foto: …", or a
@@ -153,8 +154,7 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
   const named = hasClassOrId(el) ? classAndId(el) : '';
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
   if (byline && figures.text > 0 && figures.text < MAX_BYLINE_TEXT) return true;
-  if (el.name === 'figcaption') return true;
-  if (CAPTION_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
+  if (CREDIT_TOKEN.test(named)) return figures.text <= MAX_CAPTION_TEXT;
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (CREDIT_LINE.test(words) || isStaffCredit(words.trim())) return true;

@@ -151,11 +151,18 @@ describe('credits', () => {
     for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 
-  it('drops a figure caption of any length', () => {
-    const caption = 'Figure 4: The south pier during the last week of works. '.repeat(7);
-    const markdown = markdownOf(page(`${paragraphs(0, 3)}<figure><img src="/pier.jpg"><figcaption>${caption}</figcaption></figure>${paragraphs(3)}`));
-    expect(caption.length).toBeGreaterThan(300);
-    expect(markdown).not.toContain('The south pier');
+  it('keeps a figure caption, short or long, and a WordPress caption, in place: they are content (issue #37)', () => {
+    const long = 'Figure 4: The south pier during the last week of works. '.repeat(7);
+    const markdown = markdownOf(
+      page(
+        `${paragraphs(0, 2)}<figure><img src="/pier.jpg"><figcaption>${long}</figcaption></figure>${paragraphs(2, 4)}` +
+          `<div class="wp-caption aligncenter"><img src="/crane.jpg"><p class="wp-caption-text">The crane that lifted the last span.</p></div>${paragraphs(4)}`,
+      ),
+    );
+    expect(long.length).toBeGreaterThan(300);
+    expect(markdown).toContain(long.trim().split('. ')[0]);
+    expect(markdown).toContain('The crane that lifted the last span.');
+    expect(markdown.indexOf('The south pier')).toBeLessThan(markdown.indexOf(PARAGRAPHS[2]!));
     for (const p of PARAGRAPHS) expect(markdown).toContain(p);
   });
 
