@@ -9,7 +9,7 @@
  * it was known to be alive, and its profile keeps what was last saved.
  */
 import {
-  ApplicationFailure,
+  type ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
   condition,
@@ -19,7 +19,7 @@ import {
 } from '@temporalio/workflow';
 import type { OpenSessionInput } from '../activities/browser/session.js';
 import type { TrawlActivities } from '../activities/index.js';
-import { fromFailure } from '../lib/errors.js';
+import { fromFailure, NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
 import { BOOKKEEPING_RETRY_POLICY } from './activities.js';
 import {
   executeInSessionUpdate,
@@ -63,12 +63,7 @@ function onWorker(taskQueue: string, input: BrowserSessionInput) {
 }
 
 function sessionLost(): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: 'NonRetryablePageError',
-    message: 'The browser session was lost: the worker holding it stopped',
-    nonRetryable: true,
-    details: [{ code: 'SESSION_LOST' }],
-  });
+  return toApplicationFailure(new NonRetryablePageError('SESSION_LOST', 'The browser session was lost: the worker holding it stopped'));
 }
 
 export async function browserSessionWorkflow(input: BrowserSessionInput): Promise<SessionOutcome> {
@@ -116,7 +111,7 @@ export async function browserSessionWorkflow(input: BrowserSessionInput): Promis
     {
       validator: (_req: SessionExecuteRequest) => {
         if (phase !== 'open' || stopReason !== undefined || lostReason !== undefined) {
-          throw ApplicationFailure.create({ type: 'SessionEnded', message: 'Browser session has been destroyed.', nonRetryable: true, details: [{ code: 'SESSION_ENDED' }] });
+          throw toApplicationFailure(new NonRetryablePageError('SESSION_ENDED', 'Browser session has been destroyed.'));
         }
       },
     },
