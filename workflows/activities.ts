@@ -34,7 +34,7 @@ export function pageActivities(timeoutMs: number) {
 /**
  * A synchronous scrape's page (workflows/scrape.ts), run as a local activity: in the worker that
  * runs the workflow's first task, with no activity task to schedule, dispatch and report back
- * (about 15 ms of a static scrape's answer, bench/RESULTS.md). A local activity cannot heartbeat:
+ * (a static scrape's overhead 112 → 74 ms at a load average of 5, bench/RESULTS.md). A local activity cannot heartbeat:
  * a worker that dies mid-page is noticed when its workflow task times out (10 s), and the next
  * worker runs the page again from its first attempt; the workflow's execution timeout bounds that.
  */

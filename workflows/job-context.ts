@@ -1,8 +1,8 @@
 /**
  * Workflow interceptors (worker/create-worker.ts registers this module): the job id and team on
- * every log line of a job's workflow, and in a header on every activity it schedules (local ones too), so the
- * activity's lines carry them too. The team comes from the TeamId search attribute the API starts
- * every job with, which Temporal keeps across continue-as-new.
+ * every log line of a job's workflow, and in a header on every activity it schedules (local ones
+ * too), so the activity's lines carry them too. The team comes from the TeamId search attribute
+ * the API starts every job with, which Temporal keeps across continue-as-new.
  */
 import { defaultPayloadConverter, workflowInfo, type Headers, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { JOB_CONTEXT_HEADER, jobIdOfWorkflow, type JobContext } from '../lib/job-context.js';
