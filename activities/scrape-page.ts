@@ -13,7 +13,7 @@ import type { ActivityDeps } from './deps.js';
 import { completedDocumentRow } from './page/document-row.js';
 import { ENRICH_STEPS, type EnrichStep } from './page/enrich/steps.js';
 import { NO_SLOT, runPage, type PagePolicy } from './page/pipeline.js';
-import { pageCharge, withCreditCode } from './page/team-budget.js';
+import { pageCharge, withCreditCode, type TeamBudget } from './page/team-budget.js';
 
 export interface ScrapePageInput {
   jobId: string;
@@ -34,6 +34,11 @@ export interface ScrapePageInput {
   mediaBaseUrl?: string;
   /** A parse (POST /v2/parse): the stored upload to convert instead of fetching `url`. */
   uploadId?: string;
+  /**
+   * The team's plan and credits as the API read them for this request (its rate limit and credit
+   * check): admission reads them no second time. The charge re-checks the credits under a row lock.
+   */
+  budget?: TeamBudget;
 }
 
 export interface ScrapePageResult {
@@ -71,6 +76,7 @@ function scrapePolicy(input: ScrapePageInput): PagePolicy<ScrapePageResult> {
     slotWaitMs: Math.min(SYNC_SLOT_WAIT_MS, Math.max(0, (input.deadline - Date.now()) / 2)),
     deadline: () => input.deadline,
     cacheReads: true,
+    ...(input.budget && { budget: Promise.resolve(input.budget) }),
     // A retry may pick a fresh id: the store below keeps the first attempt's row and id.
     documentId: input.documentId,
     async persist({ task, documentId, outcome, creditsUsed, plan, slot, cacheCopy, search }, { db }) {

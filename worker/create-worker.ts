@@ -67,6 +67,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     activities: options.activities,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 32,
+    // Synchronous scrapes' pages run as local activities (workflows/scrape.ts), beside and not
+    // counted in the activity slots: the same bound, not the SDK's default of 100.
+    maxConcurrentLocalActivityExecutions: options.maxConcurrentActivities ?? 32,
     // Eager dispatch hands the activities a workflow task schedules to the worker that ran it, so
     // with several workers one of them took nearly every page of a crawl (79 of 80 measured). From
     // the task queue, they go to whichever worker has a free slot.

@@ -2,7 +2,7 @@
  * Activity proxies, declared once per timeout profile, with their retry policies as named constants.
  * Workflows import activity *types* only; the implementations live in activities/ on the workers.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { TrawlActivities } from '../activities/index.js';
 import { WEBHOOK_RETRY_POLICY, WEBHOOK_START_TO_CLOSE_TIMEOUT } from '../lib/webhook-events.js';
@@ -27,6 +27,20 @@ export function pageActivities(timeoutMs: number) {
   return proxyActivities<TrawlActivities>({
     startToCloseTimeout: timeoutMs + PAGE_GRACE_MS,
     heartbeatTimeout: '20s',
+    retry: PAGE_RETRY_POLICY,
+  });
+}
+
+/**
+ * A synchronous scrape's page (workflows/scrape.ts), run as a local activity: in the worker that
+ * runs the workflow's first task, with no activity task to schedule, dispatch and report back
+ * (a static scrape's overhead 112 → 74 ms at a load average of 5, bench/RESULTS.md). A local activity cannot heartbeat:
+ * a worker that dies mid-page is noticed when its workflow task times out (10 s), and the next
+ * worker runs the page again from its first attempt; the workflow's execution timeout bounds that.
+ */
+export function localPageActivities(timeoutMs: number) {
+  return proxyLocalActivities<TrawlActivities>({
+    startToCloseTimeout: timeoutMs + PAGE_GRACE_MS,
     retry: PAGE_RETRY_POLICY,
   });
 }

@@ -79,8 +79,8 @@ export interface PagePolicy<Result> {
   /** Whether a cached copy may answer instead of a fetch (see PageOwner.cacheReads). */
   cacheReads: boolean;
   /**
-   * The team's plan and credits, read once for several pages (a frontier slice's lane); read for
-   * this page when absent. Only the admission check uses it: each charge re-checks under a row lock.
+   * The team's plan and credits, read once for several pages (a frontier slice's lane) or by the
+   * API for the request (a synchronous scrape); read for this page when absent. Only the admission check uses it: each charge re-checks under a row lock.
    */
   budget?: Promise<TeamBudget>;
   /**

@@ -5,8 +5,9 @@ import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { requireTeamJob } from '../job-view.js';
 import { startJob } from '../job-start.js';
+import { teamStandingOf } from '../team-plan.js';
 import { authOf } from '../middleware/auth.js';
-import { requireCredits } from '../middleware/credits.js';
+import { remainingCreditsOf, requireCredits } from '../middleware/credits.js';
 import { guard } from '../middleware/guard.js';
 import { validatedBody, type ValidatedBody } from '../middleware/validate.js';
 import { scrapeRequestSchema } from '../schemas/scrape.js';
@@ -56,6 +57,7 @@ export async function runScrape(
   const { teamId, keyId } = authOf(res);
   await assertThreatOverrideAllowed(deps.db, teamId, options.threatProtection);
   const deadline = Date.now() + options.timeout;
+  const standing = await teamStandingOf(deps.db, res);
   let stored: ReturnType<AppDeps['storedScrapes']['wait']> | undefined;
   try {
     const { jobId, handle } = await startJob(deps, {
@@ -85,6 +87,9 @@ export async function runScrape(
         deadline,
         documentId: id,
         mediaBaseUrl: mediaBaseUrl(req, deps.config),
+        // Read for this request's rate limit and credit check (requireCredits, which every route
+        // running a scrape mounts), so the page's admission does not read them again.
+        budget: { plan: standing.plan, remainingCredits: remainingCreditsOf(res) },
       }),
       workflowExecutionTimeoutMs: options.timeout + DEADLINE_GRACE_MS * 3,
     });

@@ -17,7 +17,7 @@ import { percentile } from '../stats.js';
 import { scrape } from '../trawl/api-client.js';
 import { startBenchStack } from '../trawl/bench-stack.js';
 import { startWorkerBrowser } from '../trawl/worker-browser.js';
-import { describeTimelines, scrapeTimeline } from '../trawl/scrape-timeline.js';
+import { describeTimelines, scrapeTimeline, type ClientCall } from '../trawl/scrape-timeline.js';
 import { stackProfiler } from './profiling.js';
 
 const WARM_UP_CALLS = 10;
@@ -56,14 +56,15 @@ async function run(settings: BenchSettings, spec: ScrapeLatency): Promise<Scenar
   const options = scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 });
   const url = (i: number) => site.url(variant, 1 + (i % (pages - 1)));
 
-  const workflowIds: string[] = [];
+  const apiCalls: ClientCall[] = [];
   const viaApi = async (i: number) => {
     const t0 = performance.now();
+    const sentAt = Date.now();
     // maxAge 0: runs repeat pages, and a page-cache hit would skip the very work being compared.
     const doc = await scrape(bench, { url: url(i), formats: ['markdown'], maxAge: 0 });
     if (typeof doc.markdown !== 'string' || doc.markdown.length < 1_000) throw new Error(`short markdown for ${url(i)}`);
     // The API names the scrape's workflow after its job id, which the Document carries as scrapeId.
-    workflowIds.push(`scrape-${String((doc.metadata as Record<string, unknown>).scrapeId)}`);
+    apiCalls.push({ workflowId: `scrape-${String((doc.metadata as Record<string, unknown>).scrapeId)}`, sentAt, receivedAt: Date.now() });
     return performance.now() - t0;
   };
   const inProcess = async (i: number) => {
@@ -104,8 +105,8 @@ async function run(settings: BenchSettings, spec: ScrapeLatency): Promise<Scenar
       local.p50.push(percentile(localTimes, 50));
       local.p95.push(percentile(localTimes, 95));
       if (r === settings.runs - 1) {
-        const sample = workflowIds.slice(-calls).slice(0, TIMELINE_SAMPLE);
-        notes.push(describeTimelines(await Promise.all(sample.map((id) => scrapeTimeline(bench.temporal, id)))));
+        const sample = apiCalls.slice(-calls).slice(0, TIMELINE_SAMPLE);
+        notes.push(describeTimelines(await Promise.all(sample.map((call) => scrapeTimeline(bench.temporal, call)))));
       }
       settings.log(
         `  run ${r + 1}: API p50 ${api.p50.at(-1)!.toFixed(1)} ms p95 ${api.p95.at(-1)!.toFixed(1)} ms; in-process p50 ${local.p50.at(-1)!.toFixed(1)} ms p95 ${local.p95.at(-1)!.toFixed(1)} ms`,

@@ -3,7 +3,10 @@
  * browser session whose worker dies ends honestly as lost (issue #36). This file runs its own stack so it can SIGKILL workers and restart the API and the Temporal
  * dev server (same SQLite file) in the middle of crawls.
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -205,6 +208,42 @@ describe('crashes and restarts', () => {
       await site.close();
     }
   }, 180_000);
+
+  it('answers a scrape whose only worker is SIGKILLed mid-page from the next worker, charged once', async () => {
+    // The page is a local activity of its workflow (workflows/scrape.ts): no heartbeat, so the
+    // dead worker is noticed when its workflow task times out, and the next one runs the page again.
+    let requests = 0;
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    const server = http.createServer((_req, res) => {
+      requests += 1;
+      const send = () => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Slow</title></head><body><article><h1>Slow</h1><p>Worth the wait.</p></article></body></html>');
+      if (requests > 1) return send();
+      firstArrived();
+      setTimeout(send, 5_000);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
+      const pending = api('/v2/scrape', { body: { url, maxAge: 0, timeout: 60_000 } });
+      await arrived;
+      await stack.workers[0]!.kill('SIGKILL');
+      await stack.startWorker();
+      const res = await pending;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.markdown).toContain('Worth the wait.');
+      expect(requests).toBe(2);
+      const charged = await db
+        .selectFrom('credit_ledger')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('n'))
+        .where('job_id', '=', res.body.data.metadata.scrapeId as string)
+        .executeTakeFirstOrThrow();
+      expect(Number(charged.n)).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 120_000);
 
   it('finishes a batch whose only worker is SIGKILLed mid-batch, with deliveries in flight repeated under their own ids only', async () => {
     const site = await startBigSite(150, { delayMs: 30 });

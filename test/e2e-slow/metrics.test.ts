@@ -106,9 +106,10 @@ describe('metrics', () => {
     await vi.waitFor(async () => {
       expect(sample((await metricsOf(`http://127.0.0.1:${workerPort}/metrics`)).text, 'trawl_browser_pages_in_use')).toBe(0);
     }, { timeout: 5_000 });
-    // Temporal's own series: this worker's completed workflows and activities.
+    // Temporal's own series: this worker's completed workflows and activities (a scrape's page is a
+    // local activity, workflows/scrape.ts).
     expect(sample(text, 'temporal_workflow_completed', { workflow_type: 'scrapeWorkflow' })).toBeGreaterThanOrEqual(3);
-    expect(sample(text, 'temporal_activity_execution_latency_count', { activity_type: 'scrapePage' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'temporal_local_activity_execution_latency_count', { activity_type: 'scrapePage' })).toBeGreaterThanOrEqual(3);
   });
 
   it('the log lines about a job carry its id, workflow id and team', async () => {
