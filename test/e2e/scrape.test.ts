@@ -39,7 +39,9 @@ describe('content', () => {
     await once(server, 'listening');
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
-      const res = await scrape({ url, formats: ['markdown', 'screenshot'], timeout: 10_000 });
+      // A scrape that waited for `load` would end at its timeout whatever it is; this one is long
+      // enough for a cold Chromium on a loaded machine.
+      const res = await scrape({ url, formats: ['markdown', 'screenshot'], timeout: 25_000 });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.markdown).toContain('The article is here.');
       expect(stalled.length).toBeGreaterThan(0);
@@ -47,7 +49,7 @@ describe('content', () => {
       for (const res of stalled) res.destroy();
       server.close();
     }
-  });
+  }, 40_000);
 
   it('renders a JavaScript-only page in the browser and returns its markdown', async () => {
     const res = await scrape({ url: `${site.url}/js-rendered` });
