@@ -6,7 +6,7 @@ import { stopOcr } from '../../../scraper/files/ocr.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
 import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
 import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
-import { makeDrawingBombPdf, makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
+import { makeDrawingBombPdf, makeLongPdf, makePdf, makeTextBombPdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
 
 const WANT = { markdown: true, html: false, rawHtml: false, links: true, images: false };
 const roomy = () => ({ deadline: Date.now() + 30_000, signal: new AbortController().signal });
@@ -116,6 +116,34 @@ describe('rendering for OCR', () => {
     ]);
     expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
   }, 30_000);
+});
+
+describe('reading the text layer', () => {
+  it("stops a page whose text takes minutes to read at the request's deadline, and the worker's thread runs on meanwhile", async () => {
+    // 10^5 runs of text through forms nested five deep: pdf.js took 42 s for this page's text.
+    const bomb = await makeTextBombPdf(5);
+    const deadline = Date.now() + 3_000;
+    // On the main thread the page held the thread to the end, past the deadline and every timer of
+    // this thread; on the PDF's own thread, a timer due well before the deadline fires in time.
+    let ticked = false;
+    setTimeout(() => (ticked = true), 500).unref();
+    const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still reading'), 20_000).unref());
+    const outcome = await Promise.race([
+      extractPdfText(bomb, { deadline, signal: new AbortController().signal }).then(
+        () => 'converted',
+        (err: { code?: string }) => err.code,
+      ),
+      watchdog,
+    ]);
+    expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+    expect(ticked).toBe(true);
+  }, 60_000);
+
+  it('reads an ordinary page of the same shape, forms and all', async () => {
+    const text = await extractPdfText(await makeTextBombPdf(1), roomy());
+    // The runs share a position, so pdf.js gives them as one line.
+    expect(text.pages).toEqual([`Title${'word'.repeat(10)}`]);
+  });
 });
 
 describe('blocks', () => {
