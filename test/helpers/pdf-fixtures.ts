@@ -1,5 +1,5 @@
 /** Small PDFs with known text, built in the test with pdf-lib so no binary fixture is checked in. */
-import { PDFDocument, PDFName, StandardFonts, type PDFDict } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, StandardFonts, type PDFDict } from 'pdf-lib';
 
 export const THREE_PAGE_TEXTS = [
   'Aardvark opening page about durable crawls',
@@ -57,4 +57,18 @@ export async function makeTextBombPdf(levels: number): Promise<Buffer> {
   page.node.set(PDFName.of('Contents'), ctx.register(ctx.flateStream('BT /F 12 Tf 10 180 Td (Title) Tj ET q /X Do Q')));
   page.node.set(PDFName.of('Resources'), ctx.obj({ Font: { F: font.ref }, XObject: { X: below } }));
   return Buffer.from(await doc.save());
+}
+
+/**
+ * A PDF that needs a password to open: the standard security handler (RC4, 40-bit) in its trailer,
+ * with an owner and user key no empty password matches.
+ */
+export async function makePasswordPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]);
+  const ctx = doc.context;
+  const key = PDFHexString.of('ab'.repeat(32));
+  ctx.trailerInfo.Encrypt = ctx.register(ctx.obj({ Filter: 'Standard', V: 1, R: 2, Length: 40, P: -4, O: key, U: key }));
+  ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('01'.repeat(16)), PDFHexString.of('01'.repeat(16))]);
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

@@ -6,7 +6,7 @@ import { stopOcr } from '../../../scraper/files/ocr.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
 import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
 import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
-import { makeDrawingBombPdf, makeLongPdf, makePdf, makeTextBombPdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
+import { makeDrawingBombPdf, makeLongPdf, makePasswordPdf, makePdf, makeTextBombPdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
 
 const WANT = { markdown: true, html: false, rawHtml: false, links: true, images: false };
 const roomy = () => ({ deadline: Date.now() + 30_000, signal: new AbortController().signal });
@@ -68,6 +68,13 @@ describe('extractPdfText', () => {
     const broken = Buffer.from('%PDF-1.7\nthis is not really a pdf');
     await expect(extractPdfText(broken, roomy())).rejects.toMatchObject({ code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
   });
+
+  it('reports a password-protected file as unsupported, saying so', async () => {
+    await expect(extractPdfText(await makePasswordPdf(), roomy())).rejects.toMatchObject({
+      code: 'SCRAPE_UNSUPPORTED_FILE_ERROR',
+      message: expect.stringContaining('password'),
+    });
+  });
 });
 
 describe('transformPdf', () => {
@@ -123,8 +130,9 @@ describe('reading the text layer', () => {
     // 10^5 runs of text through forms nested five deep: pdf.js took 42 s for this page's text.
     const bomb = await makeTextBombPdf(5);
     const deadline = Date.now() + 3_000;
-    // On the main thread the page held the thread to the end, past the deadline and every timer of
-    // this thread; on the PDF's own thread, a timer due well before the deadline fires in time.
+    // On the worker's main thread pdf.js read this page to its end, 42 s of that thread's CPU, and the
+    // deadline was checked only after it; on the PDF's own thread the deadline terminates the reading,
+    // and this (main) thread's timers fire meanwhile.
     let ticked = false;
     setTimeout(() => (ticked = true), 500).unref();
     const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still reading'), 20_000).unref());
