@@ -7,17 +7,27 @@
 import { parentPort } from 'node:worker_threads';
 import { TrawlError } from '../../lib/errors.js';
 import type { FileHtml, HtmlFileKind } from './office-html.js';
+import type { PageLayout } from '../pdf/layout.js';
+import type { PdfInfo } from '../pdf/pdf-thread.js';
 
 export type FileJob =
   | { type: 'html'; kind: HtmlFileKind; body: Uint8Array; contentType?: string }
   /** An image as a grey, median-filtered PNG for OCR (denoise.ts). */
   | { type: 'denoise'; image: Uint8Array }
-  /** Opens the PDF the `render` jobs that follow draw from. */
+  /** Opens the PDF the page jobs that follow read from. */
   | { type: 'open-pdf'; data: Uint8Array }
+  /** One page of the opened PDF's text layer, as blocks. */
+  | { type: 'page-text'; pageNumber: number }
   /** One page of the opened PDF as a PNG cleaned for OCR. */
   | { type: 'render'; pageNumber: number };
 
-export type JobResult<J extends FileJob = FileJob> = J extends { type: 'html' } ? FileHtml : J extends { type: 'open-pdf' } ? null : Uint8Array;
+export type JobResult<J extends FileJob = FileJob> = J extends { type: 'html' }
+  ? FileHtml
+  : J extends { type: 'open-pdf' }
+    ? PdfInfo
+    : J extends { type: 'page-text' }
+      ? PageLayout
+      : Uint8Array;
 
 export interface FileFailure {
   message: string;
@@ -52,12 +62,15 @@ async function run(job: FileJob): Promise<JobResult> {
       return new Uint8Array(await denoiseForOcr(Buffer.from(job.image.buffer, job.image.byteOffset, job.image.byteLength)));
     }
     case 'open-pdf': {
-      const { openPdfForRendering } = await import('../pdf/render-page.js');
-      openPdfForRendering(job.data);
-      return null;
+      const { openPdf } = await import('../pdf/pdf-thread.js');
+      return openPdf(job.data);
+    }
+    case 'page-text': {
+      const { pageText } = await import('../pdf/pdf-thread.js');
+      return pageText(job.pageNumber);
     }
     case 'render': {
-      const { renderPageForOcr } = await import('../pdf/render-page.js');
+      const { renderPageForOcr } = await import('../pdf/pdf-thread.js');
       return renderPageForOcr(job.pageNumber);
     }
   }

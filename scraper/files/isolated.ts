@@ -1,7 +1,7 @@
 /**
  * Work on untrusted files runs on a thread of its own, one per file, under a heap limit and the
- * page's deadline: Office and table parsing, a PDF's page rendering for OCR and the denoise filter
- * before it. A hostile file that makes a library spin, allocate without end or draw for minutes
+ * page's deadline: Office and table parsing, all of a PDF's pdf.js work (opening it, reading each
+ * page's text layer, drawing pages for OCR) and the denoise filter. A hostile file that makes a library spin, allocate without end or draw for minutes
  * ends its thread (terminated at the deadline, or out of its heap), never the worker's event loop,
  * which must keep heartbeating every other page.
  */

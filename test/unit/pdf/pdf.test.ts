@@ -6,7 +6,7 @@ import { stopOcr } from '../../../scraper/files/ocr.js';
 import { isPdf } from '../../../scraper/pdf/detect.js';
 import { extractPdfText, PDF_PAGE_BUDGET_MS } from '../../../scraper/pdf/extract-text.js';
 import { transformPdf } from '../../../scraper/pdf/pdf-content.js';
-import { makeDrawingBombPdf, makeLongPdf, makePdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
+import { makeDrawingBombPdf, makeLongPdf, makePasswordPdf, makePdf, makeTextBombPdf, THREE_PAGE_TEXTS } from '../../helpers/pdf-fixtures.js';
 
 const WANT = { markdown: true, html: false, rawHtml: false, links: true, images: false };
 const roomy = () => ({ deadline: Date.now() + 30_000, signal: new AbortController().signal });
@@ -68,6 +68,13 @@ describe('extractPdfText', () => {
     const broken = Buffer.from('%PDF-1.7\nthis is not really a pdf');
     await expect(extractPdfText(broken, roomy())).rejects.toMatchObject({ code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
   });
+
+  it('reports a password-protected file as unsupported, saying so', async () => {
+    await expect(extractPdfText(await makePasswordPdf(), roomy())).rejects.toMatchObject({
+      code: 'SCRAPE_UNSUPPORTED_FILE_ERROR',
+      message: expect.stringContaining('password'),
+    });
+  });
 });
 
 describe('transformPdf', () => {
@@ -116,6 +123,35 @@ describe('rendering for OCR', () => {
     ]);
     expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
   }, 30_000);
+});
+
+describe('reading the text layer', () => {
+  it("stops a page whose text takes minutes to read at the request's deadline, and the worker's thread runs on meanwhile", async () => {
+    // 10^5 runs of text through forms nested five deep: pdf.js took 42 s for this page's text.
+    const bomb = await makeTextBombPdf(5);
+    const deadline = Date.now() + 3_000;
+    // On the worker's main thread pdf.js read this page to its end, 42 s of that thread's CPU, and the
+    // deadline was checked only after it; on the PDF's own thread the deadline terminates the reading,
+    // and this (main) thread's timers fire meanwhile.
+    let ticked = false;
+    setTimeout(() => (ticked = true), 500).unref();
+    const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still reading'), 20_000).unref());
+    const outcome = await Promise.race([
+      extractPdfText(bomb, { deadline, signal: new AbortController().signal }).then(
+        () => 'converted',
+        (err: { code?: string }) => err.code,
+      ),
+      watchdog,
+    ]);
+    expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+    expect(ticked).toBe(true);
+  }, 60_000);
+
+  it('reads an ordinary page of the same shape, forms and all', async () => {
+    const text = await extractPdfText(await makeTextBombPdf(1), roomy());
+    // The runs share a position, so pdf.js gives them as one line.
+    expect(text.pages).toEqual([`Title${'word'.repeat(10)}`]);
+  });
 });
 
 describe('blocks', () => {
