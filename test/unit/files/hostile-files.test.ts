@@ -9,16 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { convertFile } from '../../../scraper/files/convert.js';
 import { readOfficeZip } from '../../../scraper/files/office-zip.js';
 import { makeDocx, makePptx, makeXlsx, makeZipBomb } from '../../helpers/office-fixtures.js';
-import { fileContext, filePage } from './file-context.js';
-
-async function failure(body: Buffer): Promise<{ code: string; message: string }> {
-  try {
-    await convertFile(filePage(body), fileContext());
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('the file was converted');
-}
+import { conversionFailure as failure, fileContext, filePage } from './file-context.js';
 
 const XXE = (root: string) => `<!DOCTYPE ${root} [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>`;
 const LAUGHS =

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { convertFile } from '../../../scraper/files/convert.js';
 import { sniffFile } from '../../../scraper/files/sniff.js';
 import { makeEpub, makeOdp, makeOds, makeOdt, makeRtf } from '../../helpers/office-fixtures.js';
-import { fileContext, filePage } from './file-context.js';
+import { conversionFailure as failure, fileContext, filePage } from './file-context.js';
 
 const odt = makeOdt({
   heading: 'Quarterly report',
@@ -33,15 +33,6 @@ const rtf = makeRtf();
 async function markdownOf(body: Buffer): Promise<string> {
   const converted = await convertFile(filePage(body), fileContext());
   return converted!.transformed.markdown!;
-}
-
-async function failure(body: Buffer): Promise<{ code: string; message: string }> {
-  try {
-    await convertFile(filePage(body), fileContext());
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('the file was converted');
 }
 
 describe('sniffFile', () => {

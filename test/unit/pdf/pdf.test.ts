@@ -107,21 +107,22 @@ describe('transformPdf', () => {
   });
 });
 
+/**
+ * The extraction's error code, 'converted', or `stillBusy` when a 20 s timer of this (main) thread
+ * fires first: the watchdog that shows whether the main thread was held.
+ */
+function outcomeBefore(extraction: Promise<unknown>, stillBusy: string): Promise<string | undefined> {
+  const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve(stillBusy), 20_000).unref());
+  return Promise.race([extraction.then(() => 'converted', (err: { code?: string }) => err.code), watchdog]);
+}
+
 describe('rendering for OCR', () => {
   it("stops a page that draws for minutes at the request's deadline, with a 4xx code", async () => {
     const bomb = await makeDrawingBombPdf(6);
     const deadline = Date.now() + 3_000;
     // On the main thread this page held the extraction for minutes past its deadline; on its own
     // thread the deadline terminates the drawing. The watchdog is a timer of this (main) thread too.
-    const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still drawing'), 20_000).unref());
-    const outcome = await Promise.race([
-      extractPdfText(bomb, { deadline, signal: new AbortController().signal }).then(
-        () => 'converted',
-        (err: { code?: string }) => err.code,
-      ),
-      watchdog,
-    ]);
-    expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+    expect(await outcomeBefore(extractPdfText(bomb, { deadline, signal: new AbortController().signal }), 'still drawing')).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
   }, 30_000);
 });
 
@@ -135,15 +136,7 @@ describe('reading the text layer', () => {
     // and this (main) thread's timers fire meanwhile.
     let ticked = false;
     setTimeout(() => (ticked = true), 500).unref();
-    const watchdog = new Promise<string>((resolve) => setTimeout(() => resolve('still reading'), 20_000).unref());
-    const outcome = await Promise.race([
-      extractPdfText(bomb, { deadline, signal: new AbortController().signal }).then(
-        () => 'converted',
-        (err: { code?: string }) => err.code,
-      ),
-      watchdog,
-    ]);
-    expect(outcome).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+    expect(await outcomeBefore(extractPdfText(bomb, { deadline, signal: new AbortController().signal }), 'still reading')).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
     expect(ticked).toBe(true);
   }, 60_000);
 
