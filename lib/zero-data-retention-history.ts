@@ -4,7 +4,7 @@
  * namespace's retention period. Nothing reads a closed job's history: its status and results are
  * in Postgres. ZDR workflows carry the `ZeroDataRetention` search attribute (api/job-start.ts).
  */
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 /** Every closed run of every ZDR workflow, each run of a continue-as-new chain its own. */
 const CLOSED_ZDR_RUNS = 'ZeroDataRetention = true AND ExecutionStatus != "Running"';
@@ -30,10 +30,18 @@ async function deleteRuns(client: Client, query: string): Promise<number> {
 /**
  * Deletes the closed runs of one ZDR workflow; how many. Its latest run is read from the history
  * service, which knows at once that it closed; visibility, which lists the earlier runs of a
- * continue-as-new chain, lags by a moment. The workflow id is built by Trawl.
+ * continue-as-new chain, lags by a moment. A workflow already deleted (a job read to its end
+ * twice) has none. The workflow id is built by Trawl.
  */
 export async function deleteClosedZdrRuns(client: Client, workflowId: string): Promise<number> {
-  const latest = await client.workflow.getHandle(workflowId).describe();
+  const latest = await client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    });
+  if (!latest) return 0;
   const earlier = await deleteRuns(client, `${CLOSED_ZDR_RUNS} AND WorkflowId = "${workflowId}" AND RunId != "${latest.runId}"`);
   if (latest.status.name === 'RUNNING') return earlier;
   await deleteRun(client, workflowId, latest.runId);
