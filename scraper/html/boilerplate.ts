@@ -118,6 +118,12 @@ export interface ElementFigures {
   linkDensity: number;
 }
 
+/** Where an element of the content sits, for isBoilerplateInContent. */
+export interface ContentPlace extends ElementFigures {
+  /** Inside a list or a data table: its short lines are items and cells ("By Car", "By Rail"), never bylines. */
+  enumerated: boolean;
+}
+
 /** `el` (not a content root) is named as boilerplate and holds a small share of the content's `contentText`. */
 export function isNamedBoilerplate(named: string, figures: ElementFigures, contentText: number): boolean {
   return figures.text <= contentText * MAX_NAMED_SHARE && BOILERPLATE_NAME.test(named);
@@ -149,7 +155,7 @@ export function isAdOrLoadingLabel(text: string): boolean {
 }
 
 /** `text` is read only when the figures leave the question open. */
-export function isBoilerplateInContent(el: Element, figures: ElementFigures, text: () => string): boolean {
+export function isBoilerplateInContent(el: Element, figures: ContentPlace, text: () => string): boolean {
   const { rel, itemprop } = el.attribs;
   const named = hasClassOrId(el) ? classAndId(el) : '';
   const byline = rel === 'author' || itemprop?.includes('author') || BYLINE.test(named);
@@ -165,6 +171,6 @@ export function isBoilerplateInContent(el: Element, figures: ElementFigures, tex
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;
   }
   if (figures.text <= MAX_DATE_LINE && isDateLine(words)) return true;
-  if (figures.text < MAX_BYLINE_TEXT && !/^h[1-6]$/.test(el.name) && isBylineLine(words.trim())) return true;
+  if (figures.text < MAX_BYLINE_TEXT && !figures.enumerated && !/^h[1-6]$/.test(el.name) && isBylineLine(words.trim())) return true;
   return RELATED_LABEL.test(words) && (/^h[2-6]$/.test(el.name) || figures.linkDensity > 0.5);
 }

@@ -30,6 +30,8 @@ const IN_CODE = 1;
 const IN_DATA_TABLE = 2;
 const IN_FIGURE = 4;
 const IN_LIST = 8;
+/** Lists and tables, their items, rows and cells, whatever their context. */
+const ENUMERATED_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'li', 'dt', 'dd', 'table', 'tbody', 'thead', 'tr', 'td', 'th']);
 
 /** Adds what to leave out of the chosen content to `skip`; returns the elements it added. */
 export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredPage): Element[] {
@@ -116,14 +118,15 @@ class Cleaner {
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
     if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el, (e) => this.page.stats(e))) return true;
-    if (this.isCaptionOrRelated(el, stats)) return true;
+    if (this.isCaptionOrRelated(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);
   }
 
-  private isCaptionOrRelated(el: Element, stats: Stats): boolean {
+  private isCaptionOrRelated(el: Element, stats: Stats, context: number): boolean {
     if (stats.hasPre || stats.hasDataTable) return false;
-    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity }, () => textContent(el).trim());
+    const enumerated = (context & (IN_LIST | IN_DATA_TABLE)) !== 0 || ENUMERATED_TAGS.has(el.name);
+    return isBoilerplateInContent(el, { text: stats.text, linkDensity: stats.linkDensity, enumerated }, () => textContent(el).trim());
   }
 
   /** Readability's `_cleanConditionally`, fed from the gathered statistics. */

@@ -74,6 +74,16 @@ describe('bylines by their words', () => {
     expect(markdown).toContain('By Monday, the bridge was full again.');
     expect(markdown).toContain(PARAGRAPHS[5]);
   });
+
+  it('keeps list items and table rows that open with "By" and a name: they are items, not bylines', () => {
+    const markdown = markdownOf(
+      page(
+        `${paragraphs(0, 3)}<ul><li>By Car</li><li>By Train</li><li>By Bus</li></ul>` +
+          `<table><tr><th>Route</th><th>Time</th></tr><tr><td>By Rail</td><td>2 hours</td></tr><tr><td>By Road</td><td>3 hours</td></tr></table>${paragraphs(3)}`,
+      ),
+    );
+    for (const item of ['By Car', 'By Train', 'By Bus', 'By Rail', 'By Road', '2 hours', '3 hours']) expect(markdown).toContain(item);
+  });
 });
 
 describe('links to other articles', () => {
