@@ -11,9 +11,9 @@ import { runOp, type OpContext } from '../../browser/interact/ops.js';
 import { bridgeCall } from '../../browser/interact/page-bridge.js';
 import { snapshot } from '../../browser/interact/snapshot.js';
 import { decideBrowserStep } from '../../llm/browser-step.js';
-import { NonRetryablePageError } from '../../lib/errors.js';
 import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
+import { modelFor } from '../page/enrich/model.js';
 import type { Sandbox } from '../../sandbox/client.js';
 import type { LiveSession } from './live-sessions.js';
 import { requireLiveSession } from './session.js';
@@ -66,11 +66,13 @@ async function runCommands(ctx: OpContext, ops: BrowserOp[], frames: Buffer[]): 
   return { stdout: stdout.slice(0, OUTPUT_BYTES), stderr: '', exitCode: 0, killed: false, ...(stdout.length > OUTPUT_BYTES && { truncated: true }) };
 }
 
-async function runPrompt(deps: ActivityDeps, ctx: OpContext, task: string, frames: Buffer[]): Promise<ExecuteResult> {
-  if (!deps.llm) throw new NonRetryablePageError('LLM_NOT_CONFIGURED', 'A prompt needs a language model: set OPENAI_BASE_URL or OLLAMA_BASE_URL');
+async function runPrompt(deps: ActivityDeps, input: ExecuteInput, ctx: OpContext, task: string, frames: Buffer[]): Promise<ExecuteResult> {
+  // Metered as every model feature is: its tokens in the team's ledger, refused past the team's quota
+  // or once the session's job has ended. The session is its job.
+  const model = modelFor(deps, { teamId: input.teamId, jobId: input.sessionId }, 'interact');
   const history: string[] = [];
   for (let step = 0; step < MAX_PROMPT_STEPS && ctx.remainingMs() > 1; step++) {
-    const choice = await decideBrowserStep(deps.llm, {
+    const choice = await decideBrowserStep(model, {
       task,
       url: ctx.page.url(),
       title: await ctx.page.title(),
@@ -119,7 +121,7 @@ export function createExecuteInSessionActivity(deps: ActivityDeps) {
         const ctx = opContext(session, Date.now() + input.timeoutMs);
         const frames: Buffer[] = [];
         let result: ExecuteResult;
-        if (input.prompt !== undefined && input.code === undefined) result = await runPrompt(deps, ctx, input.prompt, frames);
+        if (input.prompt !== undefined && input.code === undefined) result = await runPrompt(deps, input, ctx, input.prompt, frames);
         else if (input.language === 'bash') {
           let ops: BrowserOp[];
           try {

@@ -377,8 +377,13 @@ describe('interact with a prompt', () => {
     const jobId = doc.metadata!.scrapeId!;
     // The model clicks the only control, then answers from what the page shows after the click.
     model.scriptFor('Task: What does the lamp cost?', { content: JSON.stringify({ action: 'click', ref: 'e1' }) }, { content: JSON.stringify({ action: 'finish', answer: '42 EUR' }) });
+    const tokensLeft = async () => (await api('/v2/team/token-usage')).body.data.remainingTokens as number;
+    const before = await tokensLeft();
     const res = await firecrawl.interact(jobId, { prompt: 'What does the lamp cost?' });
     expect(res).toMatchObject({ success: true, exitCode: 0, output: '42 EUR' });
+    // Its model calls are in the team's token ledger, as every model feature's are.
+    expect(model.tokensServed()).toBeGreaterThan(0);
+    expect(before - (await tokensLeft())).toBe(model.tokensServed());
     const asked = model.requests.filter((r) => JSON.stringify(r.messages).includes('What does the lamp cost?'));
     expect(asked).toHaveLength(2);
     expect(JSON.stringify(asked[0]!.messages)).toContain('button \\"Show price\\" [ref=e1]');
