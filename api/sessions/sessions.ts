@@ -6,7 +6,8 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Request, Response } from 'express';
 import type { BrowserProfile } from '../../contracts/browser-profile.js';
-import { countActiveBrowserSessions, findTeamBrowserSession, insertBrowserSession, type BrowserSession } from '../../db/repositories/browser-sessions.js';
+import { findTeamBrowserSession, insertBrowserSession, type BrowserSession } from '../../db/repositories/browser-sessions.js';
+import { countRunningJobs } from '../../db/repositories/jobs.js';
 import { fromFailure, TrawlError } from '../../lib/errors.js';
 import { jobWorkflowId } from '../../lib/workflow-ids.js';
 import type { ExecuteResult } from '../../activities/browser/execute.js';
@@ -78,8 +79,9 @@ export async function startSession(deps: AppDeps, req: Request, res: Response, s
         saveChanges: session.profile?.saveChanges ?? false,
       }),
     admit: async () => {
-      // This session's row is not written yet: the count is of the others.
-      if ((await countActiveBrowserSessions(deps.db, teamId)) >= plan.concurrency) {
+      // Counted with this session's job row written (startJob's admit), so two requests at once
+      // cannot both pass; a session's job ends in the transaction that ends the session.
+      if ((await countRunningJobs(deps.db, teamId, 'browser')) > plan.concurrency) {
         throw httpError('CONCURRENCY_LIMITED', `Too many browser sessions at once: the team's plan allows ${plan.concurrency}; delete one first`);
       }
     },

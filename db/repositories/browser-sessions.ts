@@ -52,16 +52,6 @@ export async function listTeamBrowserSessions(db: Db, teamId: string, status: Br
   return query.orderBy('created_at', 'desc').limit(limit).execute();
 }
 
-export async function countActiveBrowserSessions(db: Db, teamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('browser_sessions')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('status', '=', 'active')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function touchBrowserSession(db: Db, id: string, usedPrompt: boolean): Promise<void> {
   await db
     .updateTable('browser_sessions')
