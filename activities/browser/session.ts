@@ -17,7 +17,7 @@ import { endBrowserSession, readSessionBilling } from '../../db/repositories/bro
 import { finishJob } from '../../db/repositories/jobs.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import { browserSessionCredits, creditsLeft } from '../../lib/credits.js';
-import { NonRetryablePageError } from '../../lib/errors.js';
+import { NonRetryablePageError, TrawlError } from '../../lib/errors.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { navigate } from '../../browser/interact/ops.js';
 import type { Action } from '../../contracts/scrape-options.js';
@@ -28,6 +28,9 @@ import type { ActivityDeps } from '../deps.js';
 import { chargeWith } from '../page/team-budget.js';
 import { NoSessionCapacity, type LiveSession, type LiveSessions } from './live-sessions.js';
 import { loadProfile, saveProfile } from './profiles.js';
+
+/** Reads of the balance before a session's end is billed; each lost race means another page was charged. */
+const MAX_BILLING_ATTEMPTS = 5;
 
 const SLOT_TTL_MS = 30_000;
 const HEARTBEAT_MS = 2_000;
@@ -174,21 +177,39 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
 
     async finishBrowserSession(input: FinishSessionInput): Promise<FinishSessionResult> {
       return atActivityBoundary(async () => {
-        const { planRow, usage } = await readTeamStanding(deps.db, input.teamId);
-        const plan = resolvePlan(planRow);
         const session = await readSessionBilling(deps.db, input.sessionId);
-        if (session.status !== 'active') return { credits: 0 };
-        // A session that outran the team's credits is billed what was left: it is over either way.
-        const credits = input.billable ? Math.min(browserSessionCredits(input.aliveMs, session.used_prompt), creditsLeft(plan.monthlyCredits, usage.used)) : 0;
-        const end = { status: input.status, reason: input.reason, durationMs: Math.round(input.aliveMs), credits };
-        const charge = { teamId: input.teamId, jobId: input.sessionId, chargeKey: `browser:${input.sessionId}`, reason: 'browser', credits };
-        await chargeWith(deps.db, plan, charge, async (trx) => {
-          await endBrowserSession(trx, input.sessionId, end);
-          await finishJob(trx, input.sessionId, input.status === 'lost' ? 'failed' : 'completed', input.status === 'lost' ? { error: input.reason } : {});
-        });
+        // A retry after the commit below: the session was billed then.
+        if (session.status !== 'active') return { credits: session.credits_billed ?? 0 };
+        const cost = input.billable ? browserSessionCredits(input.aliveMs, session.used_prompt) : 0;
+        const credits = await endSessionBilled(input, cost);
         await releaseSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId });
         return { credits };
       });
     },
   };
+
+  /**
+   * Ends the session and its job, billed `cost` or, for a session that outran the team's credits,
+   * what is left: it is over either way. The balance is read outside the charge's lock, so a page
+   * charged in between can refuse the charge: read again and bill what is left then, rather than
+   * fail and leave the session active (it would hold a place of the team's concurrency for good).
+   */
+  async function endSessionBilled(input: FinishSessionInput, cost: number): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const { planRow, usage } = await readTeamStanding(deps.db, input.teamId);
+      const plan = resolvePlan(planRow);
+      const credits = Math.min(cost, creditsLeft(plan.monthlyCredits, usage.used));
+      const end = { status: input.status, reason: input.reason, durationMs: Math.round(input.aliveMs), credits };
+      const charge = { teamId: input.teamId, jobId: input.sessionId, chargeKey: `browser:${input.sessionId}`, reason: 'browser', credits };
+      try {
+        await chargeWith(deps.db, plan, charge, async (trx) => {
+          await endBrowserSession(trx, input.sessionId, end);
+          await finishJob(trx, input.sessionId, input.status === 'lost' ? 'failed' : 'completed', input.status === 'lost' ? { error: input.reason } : {});
+        });
+        return credits;
+      } catch (err) {
+        if (attempt >= MAX_BILLING_ATTEMPTS || !(err instanceof TrawlError && err.code === 'INSUFFICIENT_CREDITS')) throw err;
+      }
+    }
+  }
 }

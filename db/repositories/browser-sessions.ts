@@ -60,9 +60,9 @@ export async function touchBrowserSession(db: Db, id: string, usedPrompt: boolea
     .execute();
 }
 
-/** What the end of a session is billed by: whether it is still active, and whether a prompt ran in it. */
-export async function readSessionBilling(db: Db, id: string): Promise<Pick<BrowserSession, 'status' | 'used_prompt'>> {
-  return db.selectFrom('browser_sessions').select(['status', 'used_prompt']).where('id', '=', id).executeTakeFirstOrThrow();
+/** What the end of a session is billed by: whether it is still active, whether a prompt ran in it, and what it was billed once ended. */
+export async function readSessionBilling(db: Db, id: string): Promise<Pick<BrowserSession, 'status' | 'used_prompt' | 'credits_billed'>> {
+  return db.selectFrom('browser_sessions').select(['status', 'used_prompt', 'credits_billed']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 export interface SessionEnd {

@@ -57,7 +57,7 @@ async function adminQuery(text: string): Promise<void> {
 }
 
 /** A running job of `kind` for `teamId`, as the API would have inserted it; returns its id. */
-export async function insertRunningJob(db: Db, fields: { teamId: string; kind: 'scrape' | 'crawl' | 'batch_scrape'; url: string }): Promise<string> {
+export async function insertRunningJob(db: Db, fields: { teamId: string; kind: 'scrape' | 'crawl' | 'batch_scrape' | 'browser'; url: string }): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto('jobs')
