@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { refSelector, snapshot } from './snapshot.js';
+import { refuseBlocked } from '../../scraper/engines/browser.js';
 import type { BrowserOp, Target } from '../../contracts/browser-ops.js';
 
 export interface OpContext {
@@ -52,12 +53,16 @@ export function openableUrl(raw: string): string {
   return url.href;
 }
 
-/** Navigates through the guard proxy; a target it refused is an error, not a 403 page to read. */
+/**
+ * Navigates through the guard proxy; a target it refused or could not reach is an error, not a
+ * 403 or 502 page to read.
+ */
 export async function navigate(ctx: OpContext, raw: string): Promise<void> {
   const response = await ctx.page.goto(openableUrl(raw), { waitUntil: 'load', timeout: ctx.remainingMs() });
-  if (response?.status() === 403 && (await response.headerValue('x-trawl-blocked')) === 'ssrf') {
-    throw new OpFailed(`${raw}: the address is not allowed (SSRF protection)`);
-  }
+  if (!response) return;
+  await refuseBlocked(response).catch((err: unknown) => {
+    throw new OpFailed(`${raw}: ${err instanceof Error ? err.message : String(err)}`);
+  });
 }
 
 async function open(ctx: OpContext, raw: string): Promise<string> {

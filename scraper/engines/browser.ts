@@ -228,7 +228,7 @@ function isAnsweredWithoutDocument(err: unknown, response: PageResponse | undefi
  * The guard proxy answers a blocked target itself, with a marked 403, and an unreachable one with
  * a marked 502: neither is the site's content. Returns the headers otherwise.
  */
-async function refuseBlocked(response: PageResponse): Promise<Record<string, string>> {
+export async function refuseBlocked(response: PageResponse): Promise<Record<string, string>> {
   const headers = await response.allHeaders();
   if (response.status() === 403 && headers['x-trawl-blocked'] === 'ssrf') {
     const host = new URL(response.url()).hostname;
