@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
-import { acquireSlot, releaseSlots, renewSlots } from '../../db/repositories/concurrency-slots.js';
+import { acquireSlot, releaseSlots } from '../../db/repositories/concurrency-slots.js';
 import { endBrowserSession, readSessionBilling } from '../../db/repositories/browser-sessions.js';
 import { finishJob } from '../../db/repositories/jobs.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
@@ -26,15 +26,14 @@ import { ACTION_SETTLE_MS, SETTLE_MAX_MS, watchNetwork } from '../../scraper/eng
 import { atActivityBoundary } from '../boundary.js';
 import type { ActivityDeps } from '../deps.js';
 import { chargeWith } from '../page/team-budget.js';
+import { LEASE_TTL_MS, RENEW_INTERVAL_MS, renewLease } from '../page/team-slot.js';
 import { NoSessionCapacity, type LiveSession, type LiveSessions } from './live-sessions.js';
 import { loadProfile, saveProfile } from './profiles.js';
 
 /** Reads of the balance before a session's end is billed; each lost race means another page was charged. */
 const MAX_BILLING_ATTEMPTS = 5;
 
-const SLOT_TTL_MS = 30_000;
 const HEARTBEAT_MS = 2_000;
-const RENEW_EVERY_MS = 10_000;
 const START_NAVIGATION_MS = 30_000;
 
 export interface OpenSessionInput {
@@ -116,7 +115,7 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
       return atActivityBoundary(async () => {
         const sessions = liveSessionsOf(deps);
         const { planRow } = await readTeamStanding(deps.db, input.teamId);
-        const slot = await acquireSlot(deps.db, input.teamId, resolvePlan(planRow).concurrency, input.sessionId, SLOT_TTL_MS);
+        const slot = await acquireSlot(deps.db, input.teamId, resolvePlan(planRow).concurrency, input.sessionId, LEASE_TTL_MS);
         if (!slot) throw new NonRetryablePageError('CONCURRENCY_LIMITED', "Too many browser sessions and pages at once for the team's plan: end a session first");
         try {
           const storageState = input.profileName ? await loadProfile(deps.db, deps.profileKey, input.teamId, input.profileName) : undefined;
@@ -144,16 +143,19 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
         let renewedAt = Date.now();
         let reason: string | undefined;
         void session.ended.then((why) => (reason = why));
-        while (reason === undefined && !ctx.cancellationSignal.aborted) {
-          ctx.heartbeat();
-          if (Date.now() - renewedAt >= RENEW_EVERY_MS) {
-            await renewSlots(deps.db, { teamId: input.teamId, leaseId: input.sessionId }, SLOT_TTL_MS);
-            renewedAt = Date.now();
+        try {
+          while (reason === undefined && !ctx.cancellationSignal.aborted) {
+            ctx.heartbeat();
+            if (Date.now() - renewedAt >= RENEW_INTERVAL_MS) {
+              await renewLease(deps.db, { teamId: input.teamId, leaseId: input.sessionId });
+              renewedAt = Date.now();
+            }
+            await Promise.race([session.ended, sleep(HEARTBEAT_MS, undefined, { signal: ctx.cancellationSignal }).catch(() => undefined)]);
           }
-          await Promise.race([session.ended, sleep(HEARTBEAT_MS, undefined, { signal: ctx.cancellationSignal }).catch(() => undefined)]);
+        } finally {
+          // The workflow cancels the hold when it ends the session; the page must not outlive it.
+          if (reason === undefined) session.end('the session ended');
         }
-        // The workflow cancels the hold when it ends the session; the page must not outlive it.
-        if (reason === undefined) session.end('the session ended');
         return { reason: reason ?? 'the session ended' };
       });
     },

@@ -12,12 +12,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context, log } from '@temporalio/activity';
-import { acquireSlot, releaseSlots, renewSlots, type SlotLease } from '../../db/repositories/concurrency-slots.js';
+import { acquireSlot, releaseSlots, renewSlots, type SlotGroup, type SlotLease } from '../../db/repositories/concurrency-slots.js';
 import type { Db } from '../../db/connect.js';
 
 /** A lease outlives a dead worker by at most this long. */
-const LEASE_TTL_MS = 30_000;
-const RENEW_INTERVAL_MS = 10_000;
+export const LEASE_TTL_MS = 30_000;
+/** How often a held lease is renewed: a third of its TTL, so two renewals can fail in a row. */
+export const RENEW_INTERVAL_MS = 10_000;
 const POLL_FIRST_MS = 100;
 const POLL_MAX_MS = 500;
 
@@ -69,15 +70,7 @@ export async function withTeamSlot<T>(
   }
 
   const held: HeldSlot = { ...lease, released: false };
-  const renewal = setInterval(() => {
-    renewSlots(db, group, LEASE_TTL_MS).then(
-      (kept) => {
-        // Only after a stall longer than the TTL; the page finishes, one over the limit for a moment.
-        if (kept === 0 && !held.released) log.warn('team slot: lease expired while pages ran', { teamId: group.teamId });
-      },
-      (err: unknown) => log.warn('team slot: renewal failed', { teamId: group.teamId, error: String(err) }),
-    );
-  }, RENEW_INTERVAL_MS);
+  const renewal = setInterval(() => void renewLease(db, group, () => !held.released), RENEW_INTERVAL_MS);
   try {
     return await work(held);
   } finally {
@@ -88,5 +81,19 @@ export async function withTeamSlot<T>(
         log.warn('team slot: release failed', { teamId: group.teamId, error: String(err) }),
       );
     }
+  }
+}
+
+/**
+ * Renews a held lease. A failure is logged, not thrown: the holder's work is fine, and the lease
+ * outlives a missed renewal or two. `stillHeld` tells an expiry apart from a lease let go meanwhile.
+ */
+export async function renewLease(db: Db, group: SlotGroup, stillHeld: () => boolean = () => true): Promise<void> {
+  try {
+    const kept = await renewSlots(db, group, LEASE_TTL_MS);
+    // Only after a stall longer than the TTL; the work finishes, one over the limit for a moment.
+    if (kept === 0 && stillHeld()) log.warn('team slot: lease expired while held', { teamId: group.teamId });
+  } catch (err) {
+    log.warn('team slot: renewal failed', { teamId: group.teamId, error: String(err) });
   }
 }
