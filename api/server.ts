@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const storedScrapes = listenForStoredScrapes(config.databaseUrl, log);
   const model = config.model ? createModelClient(config.model) : undefined;
-  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: model !== undefined, emailConfigured: config.smtp !== null }, storedScrapes, model };
+  const deps: AppDeps = { db, temporal, config, log, features: { llmConfigured: model !== undefined, emailConfigured: config.smtp !== null, profilesConfigured: config.browser.profileKey !== undefined }, storedScrapes, model };
   const app = createApp(deps);
 
   const server = app.listen(config.api.port, config.api.host, () => {

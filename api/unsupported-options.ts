@@ -12,6 +12,8 @@ export interface DeploymentFeatures {
   llmConfigured: boolean;
   /** SMTP_URL is set: monitors may send email. */
   emailConfigured?: boolean;
+  /** BROWSER_PROFILE_KEY is set: browser profiles can be sealed at rest. */
+  profilesConfigured?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export interface DeploymentFeatures {
  */
 export function assertScrapeOptionsSupported(options: ScrapeOptions, features: DeploymentFeatures, use: { cacheOnly?: boolean } = {}): void {
   assertCacheOnly(options, use.cacheOnly === true);
+  assertProfilesConfigured(features, options.profile);
   if (options.onlyCleanContent) assertModelConfigured(features, 'onlyCleanContent', 'onlyCleanContent');
   if (options.redactPII && options.formats.some((f) => f.type === 'rawBase64')) {
     throw httpError('BAD_REQUEST', 'Bad Request: redactPII cannot redact rawBase64, the response as bytes', { option: 'redactPII' });
@@ -53,6 +56,15 @@ function assertCacheOnly(options: ScrapeOptions, allowed: boolean): void {
       { option },
     );
   }
+}
+
+/**
+ * A profile is refused at submission without the key that seals it, not after its page was
+ * fetched and charged, when saving it back would fail.
+ */
+export function assertProfilesConfigured(features: DeploymentFeatures, profile: unknown): void {
+  if (profile === undefined || features.profilesConfigured) return;
+  throw httpError('UNSUPPORTED_OPTION', 'Browser profiles are not available: the server has no BROWSER_PROFILE_KEY', { option: 'profile' });
 }
 
 /** 400 LLM_NOT_CONFIGURED at once, naming what needed the model and the variables to set. */

@@ -17,6 +17,7 @@ import type { AppDeps } from '../deps.js';
 import { httpError } from '../errors.js';
 import { isJobId } from '../job-view.js';
 import { authOf } from '../middleware/auth.js';
+import { assertProfilesConfigured } from '../unsupported-options.js';
 import { startJob } from '../job-start.js';
 import { teamStandingOf } from '../team-plan.js';
 
@@ -31,12 +32,6 @@ export interface NewSession {
 /** How long past its timeout an execute's answer may take before the API stops waiting. */
 const EXECUTE_GRACE_MS = 40_000;
 
-export function assertProfilesConfigured(deps: AppDeps, profile: unknown): void {
-  if (profile !== undefined && !deps.config.browser.profileKey) {
-    throw httpError('UNSUPPORTED_OPTION', 'Browser profiles are not available: the server has no BROWSER_PROFILE_KEY');
-  }
-}
-
 function sessionEnded(): TrawlError {
   return httpError('SESSION_ENDED', 'Browser session has been destroyed.');
 }
@@ -50,7 +45,7 @@ function updateError(err: unknown): unknown {
 
 export async function startSession(deps: AppDeps, req: Request, res: Response, session: NewSession): Promise<{ id: string; expiresAt: string }> {
   const { teamId, keyId } = authOf(res);
-  assertProfilesConfigured(deps, session.profile);
+  assertProfilesConfigured(deps.features, session.profile);
   const { plan } = await teamStandingOf(deps.db, res);
   const { jobId, handle } = await startJob(deps, {
     kind: 'browser',

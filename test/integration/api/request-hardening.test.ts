@@ -189,3 +189,16 @@ describe('unknown formats are named (#19 item 12)', () => {
     expect(res.body.error).toContain('scrapeOptions.formats.0: Trawl does not support the "menu" format');
   });
 });
+
+describe('a browser profile without BROWSER_PROFILE_KEY', () => {
+  // Refused before a page is fetched and charged; saving it back would fail only after.
+  it.each<[string, Record<string, unknown>]>([
+    ['/v2/scrape', { url: 'https://example.com', profile: { name: 'shop', saveChanges: true } }],
+    ['/v2/batch/scrape', { urls: ['https://example.com'], profile: { name: 'shop' } }],
+    ['/v2/crawl', { url: 'https://example.com', scrapeOptions: { profile: { name: 'shop' } } }],
+  ])('%s answers 400 UNSUPPORTED_OPTION naming it', async (path, body) => {
+    const res = await api(path, { body });
+    expectEnvelope(res, 400, 'UNSUPPORTED_OPTION');
+    expect(res.body).toMatchObject({ error: expect.stringContaining('BROWSER_PROFILE_KEY'), details: { option: 'profile' } });
+  });
+});
