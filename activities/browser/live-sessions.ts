@@ -14,6 +14,8 @@ export interface LiveSession {
   readonly id: string;
   readonly teamId: string;
   readonly page: Page;
+  /** The profile's state the page started from: a save merges only what changed since. */
+  readonly startState?: StorageState;
   /** Resolves with the reason once the session's page is gone (closed, or its browser lost). */
   readonly ended: Promise<string>;
   end(reason: string): void;
@@ -55,6 +57,7 @@ export function createLiveSessions(options: { browser: BrowserPool; sandbox: San
           id: spec.id,
           teamId: spec.teamId,
           page,
+          startState: spec.storageState,
           ended,
           end,
           exclusive: (work) => {

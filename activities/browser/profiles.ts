@@ -3,11 +3,12 @@
  * sealed with BROWSER_PROFILE_KEY and bound to the team and name. A profile larger than
  * MAX_PROFILE_BYTES is not saved: one team's profiles must not fill the shared database.
  */
-import { readSealedProfile, saveSealedProfile } from '../../db/repositories/browser-profiles.js';
+import { readSealedProfile, updateSealedProfile } from '../../db/repositories/browser-profiles.js';
 import type { Db } from '../../db/connect.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { open, seal } from '../../lib/sealed-box.js';
 import type { StorageState } from './live-sessions.js';
+import { mergeProfile } from './profile-merge.js';
 
 export const MAX_PROFILE_BYTES = 1024 * 1024;
 
@@ -22,14 +23,29 @@ function requireKey(key: Buffer | undefined): Buffer {
 
 export async function loadProfile(db: Db, key: Buffer | undefined, teamId: string, name: string): Promise<StorageState | undefined> {
   const sealed = await readSealedProfile(db, teamId, name);
-  if (!sealed) return undefined;
-  return JSON.parse(open(requireKey(key), boxContext(teamId, name), sealed).toString('utf8')) as StorageState;
+  return sealed && openProfile(requireKey(key), teamId, name, sealed);
 }
 
-/** False when the state was too large to keep (the previous save stays). */
-export async function saveProfile(db: Db, key: Buffer | undefined, teamId: string, name: string, state: StorageState): Promise<boolean> {
-  const plain = Buffer.from(JSON.stringify(state));
-  if (plain.length > MAX_PROFILE_BYTES) return false;
-  await saveSealedProfile(db, teamId, name, seal(requireKey(key), boxContext(teamId, name), plain));
-  return true;
+function openProfile(key: Buffer, teamId: string, name: string, sealed: Buffer): StorageState {
+  return JSON.parse(open(key, boxContext(teamId, name), sealed).toString('utf8')) as StorageState;
+}
+
+/**
+ * Saves what changed from `base`, the state the page or session started from, into the stored
+ * profile (profile-merge.ts). False when the result was too large to keep (the stored one stays).
+ */
+export async function saveProfile(
+  db: Db,
+  key: Buffer | undefined,
+  teamId: string,
+  name: string,
+  state: StorageState,
+  base: StorageState | undefined,
+): Promise<boolean> {
+  const sealKey = requireKey(key);
+  return updateSealedProfile(db, teamId, name, (stored) => {
+    const merged = mergeProfile(base, state, stored && openProfile(sealKey, teamId, name, stored));
+    const plain = Buffer.from(JSON.stringify(merged));
+    return plain.length > MAX_PROFILE_BYTES ? undefined : seal(sealKey, boxContext(teamId, name), plain);
+  });
 }

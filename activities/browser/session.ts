@@ -168,7 +168,7 @@ export function createBrowserSessionActivities(deps: ActivityDeps) {
         try {
           if (input.profile?.saveChanges) {
             const state = await session.page.context().storageState();
-            profileSaved = await saveProfile(deps.db, deps.profileKey, input.teamId, input.profile.name, state);
+            profileSaved = await saveProfile(deps.db, deps.profileKey, input.teamId, input.profile.name, state, session.startState);
           }
         } finally {
           session.end('the session was closed');

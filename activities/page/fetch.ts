@@ -74,11 +74,12 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
 async function profileOf(req: ScrapeRequest, deps: ActivityDeps, teamId: string): Promise<ProfileState | undefined> {
   const profile = req.options.profile;
   if (!profile) return undefined;
+  const base = await loadProfile(deps.db, deps.profileKey, teamId, profile.name);
   return {
-    state: await loadProfile(deps.db, deps.profileKey, teamId, profile.name),
+    state: base,
     ...(profile.saveChanges && {
       save: async (state: StorageState) => {
-        await saveProfile(deps.db, deps.profileKey, teamId, profile.name, state);
+        await saveProfile(deps.db, deps.profileKey, teamId, profile.name, state, base);
       },
     }),
   };
