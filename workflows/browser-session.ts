@@ -37,6 +37,8 @@ export interface BrowserSessionInput {
   activityTtlMs: number;
   profile?: { name: string; saveChanges: boolean };
   start?: OpenSessionInput['start'];
+  /** recordSession: false keeps no replay frames. @default true */
+  record?: boolean;
 }
 
 /** How long an activity for the session's worker may wait to be picked up before the worker counts as gone. */
@@ -94,7 +96,7 @@ export async function browserSessionWorkflow(input: BrowserSessionInput): Promis
       busy++;
       activitySeen++;
       try {
-        const result = await worker!.execute(req.timeoutMs).executeInBrowserSession({ sessionId: input.sessionId, teamId: input.teamId, ...req });
+        const result = await worker!.execute(req.timeoutMs).executeInBrowserSession({ ...req, sessionId: input.sessionId, teamId: input.teamId, record: input.record !== false });
         aliveAt = Date.now();
         return result;
       } catch (err) {

@@ -23,7 +23,7 @@ export const pagesAddedSignal = defineSignal('pages-added');
 export const parentFinishedSignal = defineSignal('parent-finished');
 
 /** An execute in a live browser session (workflows/browser-session.ts): code or a prompt, answered when it is done. */
-export type SessionExecuteRequest = Omit<ExecuteInput, 'sessionId' | 'teamId'>;
+export type SessionExecuteRequest = Omit<ExecuteInput, 'sessionId' | 'teamId' | 'record'>;
 
 /** How a browser session ended, and what its time cost. */
 export interface SessionOutcome {

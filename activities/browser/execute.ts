@@ -25,6 +25,8 @@ export interface ExecuteInput {
   code?: string;
   prompt?: string;
   timeoutMs: number;
+  /** The session's recordSession: keep the execute's replay frames. @default true */
+  record?: boolean;
 }
 
 /** Firecrawl's execute response fields. */
@@ -134,7 +136,7 @@ export function createExecuteInSessionActivity(deps: ActivityDeps) {
         } else result = await runCode(deps.liveSessions!.sandbox, ctx, input.code ?? '', frames);
         // Before the answer: a prompt's higher rate must be on record by the time the session is billed.
         await touchBrowserSession(deps.db, input.sessionId, input.prompt !== undefined);
-        keepFramesAfter(deps, session, input.prompt !== undefined && input.code === undefined ? 'prompt' : input.language, frames);
+        if (input.record !== false) keepFramesAfter(deps, session, input.prompt !== undefined && input.code === undefined ? 'prompt' : input.language, frames);
         return result;
       });
     });

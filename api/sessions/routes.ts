@@ -59,7 +59,7 @@ export function browserRoutes(deps: AppDeps): Router {
 
   router.post(SESSION_ROOTS, ...write, create, requireCredits(deps), async (req, res) => {
     const body = create.of(res);
-    const started = await startSession(deps, req, res, { ttlS: body.ttl, activityTtlS: body.activityTtl, profile: body.profile });
+    const started = await startSession(deps, req, res, { ttlS: body.ttl, activityTtlS: body.activityTtl, profile: body.profile, record: body.recordSession });
     res.json({ success: true, ...started });
   });
   router.get(SESSION_ROOTS, ...read, async (req, res) => {

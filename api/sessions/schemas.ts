@@ -21,7 +21,7 @@ export const browserCreateSchema = z.strictObject({
   ttl: z.number().int().min(30).max(3600).default(600).describe('Seconds the session lives at most'),
   activityTtl: z.number().int().min(10).max(3600).default(300).describe('Seconds without an execute before it ends'),
   streamWebView: z.boolean().default(true).describe('Accepted; Trawl serves no live view (see the README)'),
-  recordSession: z.boolean().default(true).describe('Keep a screenshot of each execute for GET …/replay'),
+  recordSession: z.boolean().default(true).describe('Keep a screenshot of each execute for GET …/replay; false keeps none'),
   profile: browserProfileSchema.optional(),
   ...requestMetaShape,
 });

@@ -27,6 +27,8 @@ export interface NewSession {
   profile?: BrowserProfile;
   scrapeId?: string;
   start?: BrowserSessionInput['start'];
+  /** recordSession: keep replay frames. @default true */
+  record?: boolean;
 }
 
 /** How long past its timeout an execute's answer may take before the API stops waiting. */
@@ -62,6 +64,7 @@ export async function startSession(deps: AppDeps, req: Request, res: Response, s
       activityTtlMs: session.activityTtlS * 1000,
       ...(session.profile && { profile: { name: session.profile.name, saveChanges: session.profile.saveChanges } }),
       ...(session.start && { start: session.start }),
+      ...(session.record === false && { record: false }),
     }),
     beforeStart: (sessionId) =>
       insertBrowserSession(deps.db, {

@@ -88,6 +88,20 @@ describe('a standalone session through the SDK', () => {
   });
 });
 
+describe('recordSession', () => {
+  it('false keeps no replay frames, screenshots included; the default keeps them', async () => {
+    const code = `open ${site.origin}/shop\nscreenshot`;
+    const [unrecorded, recorded] = await Promise.all([api('/v2/browser', { body: { ttl: 60, recordSession: false } }), api('/v2/browser', { body: { ttl: 60 } })]);
+    for (const { body } of [unrecorded, recorded]) {
+      expect((await api(`/v2/browser/${body.id}/execute`, { body: { code, language: 'bash' } })).body).toMatchObject({ success: true, exitCode: 0 });
+    }
+    // The recorded session's frames are stored after its answer; the other's would have been by then.
+    expect((await replayWith(recorded.body.id, 2)).body.pageCount).toBe(2);
+    expect((await api(`/v2/browser/${unrecorded.body.id}/replay`)).body).toMatchObject({ success: true, pageCount: 0, pages: [] });
+    await Promise.all([unrecorded, recorded].map(({ body }) => api(`/v2/browser/${body.id}`, { method: 'DELETE' })));
+  });
+});
+
 describe('limits', () => {
   it("counts a team's live sessions against its plan's concurrency: one past it is 429, and a deleted one frees its place", async () => {
     const limited = apiClient(apiUrl, await createKeyWithCli(databaseUrl, 'browser-sessions-limited'));
