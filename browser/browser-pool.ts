@@ -19,7 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
-import { PageError } from '../lib/errors.js';
+import { firstLineOf, PageError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { bounded, noop } from './bounded.js';
 import { CHROMIUM_ARGS } from './chromium-args.js';
@@ -70,9 +70,6 @@ interface Launched {
   closing?: Promise<void>;
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
-}
 
 export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool {
   const opts = optionsSchema.parse(options);
@@ -120,7 +117,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       try {
         await bounded(launched.browser.close(), { timeoutMs: opts.operationTimeoutMs, what: 'closing the browser' });
       } catch (err) {
-        log?.warn({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: browser did not close, killing it');
+        log?.warn({ marker: launched.marker, err: firstLineOf(err) }, 'browser-pool: browser did not close, killing it');
         killChromium(launched.marker);
       }
       live.delete(launched);
@@ -163,7 +160,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       });
     } catch (err) {
       killChromium(marker);
-      throw new PageError('SERVICE_UNAVAILABLE', `Chromium failed to launch: ${messageOf(err)}`, { cause: err });
+      throw new PageError('SERVICE_UNAVAILABLE', `Chromium failed to launch: ${firstLineOf(err)}`, { cause: err });
     }
     // Flags an operator's wrapper adds after Trawl's would win; such a browser renders nothing.
     const argv = browserCommandLine(marker);
@@ -232,7 +229,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     } catch (err) {
       if (!launched.browser.isConnected()) return;
       // A context that cannot be closed means a wedged browser; replace it rather than reuse it.
-      log?.warn({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: context did not close, retiring browser');
+      log?.warn({ marker: launched.marker, err: firstLineOf(err) }, 'browser-pool: context did not close, retiring browser');
       closeInBackground(launched);
     }
   }
@@ -339,7 +336,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
           what: 'resetting a page',
         });
       } catch (err) {
-        log?.debug({ marker: launched.marker, err: messageOf(err) }, 'browser-pool: page reset failed, closing its context');
+        log?.debug({ marker: launched.marker, err: firstLineOf(err) }, 'browser-pool: page reset failed, closing its context');
       }
     }
     if (mayReturn) launched.resetting.set(key, launched.resetting.get(key)! - 1);

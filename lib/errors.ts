@@ -83,6 +83,11 @@ export class PageError extends TrawlError {
 /** A page-level failure that no retry will fix: bad URL, blocked target, timeout, unsupported content. */
 export class NonRetryablePageError extends TrawlError {}
 
+/** A browser session whose worker stopped: its page lived in that process only. */
+export function sessionLostError(): NonRetryablePageError {
+  return new NonRetryablePageError('SESSION_LOST', 'The browser session was lost: the worker holding it stopped');
+}
+
 interface FailureDetails {
   code: ErrorCode;
   details?: unknown;
@@ -122,4 +127,9 @@ export function fromFailure(err: unknown): TrawlError | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** An error's first line: Playwright's and Chromium's messages go on with call logs and stacks. */
+export function firstLineOf(err: unknown): string {
+  return err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
 }

@@ -19,7 +19,7 @@ import {
 } from '@temporalio/workflow';
 import type { OpenSessionInput } from '../activities/browser/session.js';
 import type { TrawlActivities } from '../activities/index.js';
-import { fromFailure, NonRetryablePageError, toApplicationFailure } from '../lib/errors.js';
+import { fromFailure, NonRetryablePageError, sessionLostError, toApplicationFailure } from '../lib/errors.js';
 import { BOOKKEEPING_RETRY_POLICY } from './activities.js';
 import {
   executeInSessionUpdate,
@@ -65,7 +65,7 @@ function onWorker(taskQueue: string, input: BrowserSessionInput) {
 }
 
 function sessionLost(): ApplicationFailure {
-  return toApplicationFailure(new NonRetryablePageError('SESSION_LOST', 'The browser session was lost: the worker holding it stopped'));
+  return toApplicationFailure(sessionLostError());
 }
 
 export async function browserSessionWorkflow(input: BrowserSessionInput): Promise<SessionOutcome> {

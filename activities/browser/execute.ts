@@ -7,6 +7,7 @@ import { log } from '@temporalio/activity';
 import { touchBrowserSession, insertReplayFrame } from '../../db/repositories/browser-sessions.js';
 import { CommandRefused, parseAgentBrowser } from '../../contracts/agent-browser.js';
 import type { BrowserOp } from '../../contracts/browser-ops.js';
+import { firstLineOf } from '../../lib/errors.js';
 import { runOp, type OpContext } from '../../browser/interact/ops.js';
 import { bridgeCall } from '../../browser/interact/page-bridge.js';
 import { snapshot } from '../../browser/interact/snapshot.js';
@@ -49,9 +50,6 @@ function opContext(session: LiveSession, deadline: number): OpContext {
   return { page: session.page, signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())), remainingMs: () => Math.max(1, deadline - Date.now()) };
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
-}
 
 async function runCommands(ctx: OpContext, ops: BrowserOp[], frames: Buffer[]): Promise<ExecuteResult> {
   const lines: string[] = [];
@@ -61,7 +59,7 @@ async function runCommands(ctx: OpContext, ops: BrowserOp[], frames: Buffer[]): 
       if (screenshot) frames.push(screenshot);
       lines.push(output);
     } catch (err) {
-      return { stdout: lines.join('\n'), stderr: `${op.op}: ${messageOf(err)}`, exitCode: 1, killed: ctx.signal.aborted };
+      return { stdout: lines.join('\n'), stderr: `${op.op}: ${firstLineOf(err)}`, exitCode: 1, killed: ctx.signal.aborted };
     }
   }
   const stdout = lines.join('\n');

@@ -31,7 +31,6 @@ export interface LiveSessions {
   readonly sandbox: Sandbox;
   open(spec: { id: string; teamId: string; storageState?: StorageState; page?: PageOptions }): Promise<LiveSession>;
   get(id: string): LiveSession | undefined;
-  count(): number;
   /** Ends every session (the worker is stopping); their workflows see them lost. */
   closeAll(): void;
 }
@@ -89,7 +88,6 @@ export function createLiveSessions(options: { browser: BrowserPool; sandbox: San
     sandbox: options.sandbox,
     open,
     get: (id) => live.get(id),
-    count: () => live.size,
     closeAll: () => {
       for (const session of live.values()) session.end('the worker is stopping');
     },

@@ -17,7 +17,7 @@ import { endBrowserSession, readSessionBilling } from '../../db/repositories/bro
 import { finishJob } from '../../db/repositories/jobs.js';
 import { readTeamStanding } from '../../db/repositories/usage.js';
 import { browserSessionCredits, creditsLeft } from '../../lib/credits.js';
-import { NonRetryablePageError, TrawlError } from '../../lib/errors.js';
+import { NonRetryablePageError, sessionLostError, TrawlError } from '../../lib/errors.js';
 import { resolvePlan } from '../../lib/plans.js';
 import { navigate } from '../../browser/interact/ops.js';
 import type { Action } from '../../contracts/scrape-options.js';
@@ -73,10 +73,6 @@ export interface FinishSessionResult {
   credits: number;
 }
 
-export function sessionLost(id: string): NonRetryablePageError {
-  return new NonRetryablePageError('SESSION_LOST', `Browser session ${id} was lost: the worker holding it stopped`);
-}
-
 function liveSessionsOf(deps: ActivityDeps): LiveSessions {
   if (!deps.liveSessions) throw new NonRetryablePageError('SERVICE_UNAVAILABLE', 'This worker runs no browser sessions');
   return deps.liveSessions;
@@ -84,7 +80,7 @@ function liveSessionsOf(deps: ActivityDeps): LiveSessions {
 
 export function requireLiveSession(deps: ActivityDeps, id: string): LiveSession {
   const session = liveSessionsOf(deps).get(id);
-  if (!session) throw sessionLost(id);
+  if (!session) throw sessionLostError();
   return session;
 }
 

@@ -7,8 +7,6 @@ import { z } from 'zod';
 import { browserProfileSchema } from '../../contracts/browser-profile.js';
 import { requestMetaShape } from '../../contracts/scrape-options.js';
 
-export const SESSION_LANGUAGES = ['node', 'bash'] as const;
-
 const code = z
   .string()
   .min(1)

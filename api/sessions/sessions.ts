@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import type { BrowserProfile } from '../../contracts/browser-profile.js';
 import { findTeamBrowserSession, insertBrowserSession, type BrowserSession } from '../../db/repositories/browser-sessions.js';
 import { countRunningJobs } from '../../db/repositories/jobs.js';
-import { fromFailure, TrawlError } from '../../lib/errors.js';
+import { fromFailure, sessionLostError, TrawlError } from '../../lib/errors.js';
 import { jobWorkflowId } from '../../lib/workflow-ids.js';
 import type { ExecuteResult } from '../../activities/browser/execute.js';
 import { browserSessionWorkflow, type BrowserSessionInput } from '../../workflows/browser-session.js';
@@ -99,7 +99,7 @@ export async function requireSession(deps: AppDeps, res: Response, id: string): 
 }
 
 export async function executeInSession(deps: AppDeps, session: BrowserSession, request: SessionExecuteRequest): Promise<ExecuteResult> {
-  if (session.status === 'lost') throw httpError('SESSION_LOST', 'The browser session was lost: the worker holding it stopped');
+  if (session.status === 'lost') throw sessionLostError();
   if (session.status !== 'active') throw sessionEnded();
   const handle = deps.temporal.workflow.getHandle(jobWorkflowId('browser', session.id));
   try {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { refSelector, snapshot } from './snapshot.js';
 import { refuseBlocked } from '../../scraper/engines/browser.js';
+import { firstLineOf } from '../../lib/errors.js';
 import type { BrowserOp, Target } from '../../contracts/browser-ops.js';
 
 export interface OpContext {
@@ -61,7 +62,7 @@ export async function navigate(ctx: OpContext, raw: string): Promise<void> {
   const response = await ctx.page.goto(openableUrl(raw), { waitUntil: 'load', timeout: ctx.remainingMs() });
   if (!response) return;
   await refuseBlocked(response).catch((err: unknown) => {
-    throw new OpFailed(`${raw}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new OpFailed(`${raw}: ${firstLineOf(err)}`);
   });
 }
 

@@ -13,7 +13,7 @@ import { lookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Location } from '../../contracts/scrape-options.js';
 import { deadlineSignal } from '../../lib/deadline-signal.js';
-import { NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
+import { firstLineOf, NonRetryablePageError, PageError, TrawlError } from '../../lib/errors.js';
 import type { BrowserPool, CDPSession, Page, PageOptions, PageResponse } from '../../browser/browser-pool.js';
 import { takeScreenshot } from '../actions/capture.js';
 import { brandingOf } from './branding.js';
@@ -38,7 +38,7 @@ const LOAD_GRACE_MS = 3_000;
 
 async function loadOrGrace(page: Page, req: BrowserFetchRequest): Promise<void> {
   await page.waitForLoadState('load', { timeout: Math.max(1, Math.min(LOAD_GRACE_MS, remainingMs(req))) }).catch((err: unknown) => {
-    if (!/timeout/i.test(messageOf(err))) throw err;
+    if (!/timeout/i.test(firstLineOf(err))) throw err;
   });
 }
 
@@ -116,9 +116,6 @@ function remainingMs(req: BrowserFetchRequest): number {
   return Math.max(1, req.deadline - Date.now());
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
-}
 
 function timeoutError(req: BrowserFetchRequest, cause?: unknown): NonRetryablePageError {
   return new NonRetryablePageError('SCRAPE_TIMEOUT', `Scrape of ${req.url} did not finish before its deadline`, {
@@ -203,7 +200,7 @@ async function documentHtml(page: Page, cdp: CDPSession, req: BrowserFetchReques
   try {
     return await serializeDocument(cdp);
   } catch (err) {
-    if (!/navigat|context was destroyed|Cannot find context/i.test(messageOf(err))) throw err;
+    if (!/navigat|context was destroyed|Cannot find context/i.test(firstLineOf(err))) throw err;
     await page.waitForLoadState('load', { timeout: remainingMs(req) });
     return serializeDocument(cdp);
   }
@@ -217,7 +214,7 @@ async function documentHtml(page: Page, cdp: CDPSession, req: BrowserFetchReques
 function isAnsweredWithoutDocument(err: unknown, response: PageResponse | undefined): response is PageResponse {
   if (!response) return false;
   const status = response.status();
-  const message = messageOf(err);
+  const message = firstLineOf(err);
   return (
     ((status === 204 || status === 205) && message.includes('ERR_ABORTED')) ||
     (status === 401 && message.includes('ERR_INVALID_AUTH_CREDENTIALS'))
@@ -438,7 +435,7 @@ const PERMANENT_SITE_ERRORS: ReadonlySet<string> = new Set([
 
 async function toScrapeError(err: unknown, req: BrowserFetchRequest, signal: AbortSignal): Promise<TrawlError> {
   if (err instanceof TrawlError) return err;
-  const message = messageOf(err);
+  const message = firstLineOf(err);
   const host = new URL(req.url).host;
   const details = { url: req.url, error: message };
   if (err instanceof Error && err.name === 'TimeoutError') return timeoutError(req, err);
