@@ -232,8 +232,10 @@ class Scorer {
   private shouldDrop(el: Element, inTableOrCode: boolean): boolean {
     const { attribs } = el;
     if (attribs['aria-hidden'] === 'true' && !(attribs.class ?? '').includes('fallback-image')) return true;
+    // Comments are found by what they are, so a table-laid-out page's thread goes too.
+    if (isSchemaComment(el) || this.hints.comments.has(el)) return true;
     if (inTableOrCode) return false;
-    if (CHROME_TAGS.has(el.name) || isSchemaComment(el) || this.hints.comments.has(el)) return true;
+    if (CHROME_TAGS.has(el.name)) return true;
     if (!this.flags.stripUnlikely) return false;
     if (attribs.role && UNLIKELY_ROLES.has(attribs.role)) return true;
     if (el.name === 'body' || el.name === 'a' || !hasClassOrId(el)) return false;

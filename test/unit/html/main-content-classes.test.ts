@@ -40,6 +40,20 @@ describe('comments found by what they are', () => {
     for (const p of POST) expect(markdown).toContain(p);
     expect(markdown).not.toContain('Comment number');
   });
+
+  // Old blog templates lay the whole page out in tables; a thread there is still a thread.
+  it('leaves out both kinds inside a layout table too', () => {
+    const post = `<h1>LED safelights in the darkroom</h1>${POST.map((p) => `<p>${p}</p>`).join('')}`;
+    const schemaNotes = [1, 2, 3]
+      .map((i) => `<div itemscope itemtype="https://schema.org/Comment"><span itemprop="author">Reader ${i}</span><p itemprop="text">${COMMENT(i)}</p></div>`)
+      .join('');
+    const replies = [4, 5, 6, 7, 8]
+      .map((i) => `<div class="item"><p class="who"><strong>Reader ${i}</strong> wrote on 12 May 2011:</p><p>${COMMENT(i)}</p><p class="act"><a href="#respond">reply</a></p></div>`)
+      .join('');
+    const markdown = markdownOf(page(`<table width="760"><tr><td valign="top">${post}${schemaNotes}<div id="answers">${replies}</div></td></tr></table>`));
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Comment number');
+  });
 });
 
 describe('sidebars and related blocks', () => {
