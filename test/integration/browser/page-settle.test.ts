@@ -146,7 +146,39 @@ describe('idleProof', () => {
   it('waits for a fresh idle period when the probe lands in the middle of one', async () => {
     // Every callback of a period shares its deadline, so 20 ms left says nothing about timers;
     // the next period, starting with 50 ms free, proves the page idle.
-    expect(await answerOn(idlePeriods(20, 50))).toBe('idle');
+    expect(await answerOn(idlePeriods(20, 50, 50))).toBe('idle');
+  });
+
+  it('needs two free periods in a row: one free period alone proves nothing', async () => {
+    expect(await answerOn(idlePeriods(50, 10, 10, 10))).toBe('busy');
+    expect(await answerOn(idlePeriods(50, 10, 50, 50))).toBe('idle');
+  });
+
+  it('sees a timer due just past the first free period: it has run by the time the page is proven idle', async () => {
+    // The page sets a 47 ms timer just as the probe asks for its first idle period, which Chromium
+    // then cuts to the timer's 46-47 ms: free enough for one proof.
+    const lateTimer = `{
+      const requestIdle = window.requestIdleCallback.bind(window);
+      let armed = false;
+      window.requestIdleCallback = (callback, options) => {
+        if (!armed) {
+          armed = true;
+          setTimeout(() => (window.rendered = true), 47);
+        }
+        return requestIdle(callback, options);
+      };
+    }`;
+    const { answer, rendered } = await pool.withPage({}, async (page, cdp) => {
+      await page.goto(`${site.url}/plain`);
+      await page.evaluate(lateTimer);
+      const proof = await idleProof(page, cdp);
+      try {
+        return { answer: await proof.prove(), rendered: await page.evaluate('window.rendered === true') };
+      } finally {
+        await proof.stop();
+      }
+    });
+    expect(answer === 'busy' || rendered, `proven ${answer} before the timer ran`).toBe(true);
   });
 
   it('answers busy after a few idle periods cut short, so the settle can ask again', async () => {
