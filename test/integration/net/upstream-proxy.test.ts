@@ -3,9 +3,7 @@
  * chained listeners send everything through the configured proxy, and the address policy still
  * holds, checked before anything reaches the proxy.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as tlsConnect } from 'node:tls';
-import type { Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
@@ -16,6 +14,7 @@ import type { FetchRequest } from '../../../scraper/types.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { selfSignedCert } from '../../helpers/self-signed.js';
 import { startLocalServer } from './local-server.js';
+import { connectVia, viaProxy } from './proxy-client.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];
 const track = <T extends { close(): Promise<void> }>(thing: T): T => {
@@ -95,34 +94,6 @@ describe('the http engine through an upstream proxy', () => {
     expect(site.hits()).toBe(0);
   });
 });
-
-/** One plain-HTTP request in absolute form, as Chromium sends it to its proxy. */
-function viaProxy(proxyUrl: string, target: string): Promise<{ status: number; body: string; headers: IncomingMessage['headers'] }> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, headers: { host: new URL(target).host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
-    });
-    req.once('error', reject);
-    req.end();
-  });
-}
-
-/** The answer Chromium would get to a CONNECT, and the socket when it is 200. */
-function connectVia(
-  proxyUrl: string,
-  authority: string,
-): Promise<{ status: number; headers: IncomingMessage['headers']; socket: Socket }> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method: 'CONNECT', path: authority });
-    req.once('connect', (res, socket) => resolve({ status: res.statusCode ?? 0, headers: res.headers, socket }));
-    req.once('error', reject);
-    req.end();
-  });
-}
 
 describe('the guard proxy chained to an upstream proxy', () => {
   const allowAll: AddressPolicy = addressPolicyFor(true);
