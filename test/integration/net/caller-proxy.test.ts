@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { resolveOutputs } from '../../../contracts/page-outputs.js';
 import { scrapeOptionsSchema } from '../../../contracts/scrape-options.js';
-import { TrawlError } from '../../../lib/errors.js';
+import type { TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
 import { addressPolicyFor, type AddressPolicy } from '../../../scraper/net/address-policy.js';
 import { startGuardProxy, type GuardProxy } from '../../../scraper/net/guard-proxy.js';
@@ -17,6 +17,7 @@ import { scrapeUrl, type ScrapeOutcome } from '../../../scraper/scrape.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { connectVia, viaProxy } from './proxy-client.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 const credentials = { username: 'reader', password: 'pr0xy-s3cret' };
 
@@ -92,15 +93,6 @@ function scrape(worker: Worker, url: string, callerProxy: string): Promise<Scrap
     },
     { browser: worker.browser, allowPrivateNetwork: worker.allowPrivateNetwork },
   );
-}
-
-async function failureOf(work: Promise<unknown>): Promise<TrawlError> {
-  const err = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
 }
 
 /** What an error would tell anyone who reads the job's row or a log: never the credentials. */

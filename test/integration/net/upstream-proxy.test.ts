@@ -5,7 +5,6 @@
  */
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
 import { addressPolicyFor, type AddressPolicy } from '../../../scraper/net/address-policy.js';
 import { startGuardProxy } from '../../../scraper/net/guard-proxy.js';
@@ -15,6 +14,7 @@ import { startCountingProxy, type CountingProxy } from '../../helpers/counting-p
 import { selfSignedCert } from '../../helpers/self-signed.js';
 import { startLocalServer } from './local-server.js';
 import { connectVia, viaProxy } from './proxy-client.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];
 const track = <T extends { close(): Promise<void> }>(thing: T): T => {
@@ -40,15 +40,6 @@ function fetchRequest(url: string, proxy: CountingProxy, overrides: Partial<Fetc
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<TrawlError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
-}
-
 describe('the http engine through an upstream proxy', () => {
   it('sends plain HTTP in absolute form with the credentials from the proxy URL, redirect hops included', async () => {
     const site = track(
@@ -72,7 +63,7 @@ describe('the http engine through an upstream proxy', () => {
     const site = track(await startLocalServer((_req, res) => res.end('over tls'), selfSignedCert()));
     const proxy = track(await startCountingProxy({ credentials }));
 
-    const refused = await rejection(fetchWithHttp(fetchRequest(`${site.origin}/`, proxy)));
+    const refused = await failureOf(fetchWithHttp(fetchRequest(`${site.origin}/`, proxy)));
     expect(refused.code).toBe('SCRAPE_SSL_ERROR');
 
     const page = await fetchWithHttp(fetchRequest(`${site.origin}/`, proxy, { skipTlsVerification: true }));
@@ -87,7 +78,7 @@ describe('the http engine through an upstream proxy', () => {
     const publicOnly = { allowPrivateNetwork: false };
 
     for (const url of [`${site.origin}/`, `http://localhost:${site.port}/`, `https://127.0.0.1:${site.port}/`, 'http://[::1]/']) {
-      const err = await rejection(fetchWithHttp(fetchRequest(url, proxy, publicOnly)));
+      const err = await failureOf(fetchWithHttp(fetchRequest(url, proxy, publicOnly)));
       expect(err.code).toBe('SSRF_BLOCKED');
     }
     expect(proxy.total()).toBe(0);
