@@ -58,7 +58,7 @@ export interface NewJob {
   /** The key that started the job; null with AUTH=none. */
   apiKeyId: string | null;
   url: string | null;
-  /** Stored with the job as given; status and active-crawl reads show it. */
+  /** Stored with the job as given, less any `sealedProxy`; status and active-crawl reads show it. */
   options: Record<string, unknown>;
   idempotencyKey?: string | null;
   /** Known at start, e.g. a limit lowered to the credits left. */
@@ -145,7 +145,8 @@ async function insertRunningJob(
         kind: job.kind,
         status: 'scraping',
         url: job.url,
-        options: JSON.stringify(job.options),
+        // A caller's sealed proxy (lib/caller-proxy.ts), at any depth (a search's scrapeOptions), is the workflow's only.
+        options: JSON.stringify(job.options, (key, value: unknown) => (key === 'sealedProxy' ? undefined : value)),
         workflow_id: workflowId,
         idempotency_key: job.idempotencyKey ?? null,
         api_key_id: job.apiKeyId,

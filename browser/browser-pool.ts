@@ -42,6 +42,7 @@ const optionsSchema = z.strictObject({
   operationTimeoutMs: z.number().int().positive().default(15_000),
   proxyServer: z.url({ protocol: /^https?$/ }).optional(),
   proxyServerFor: z.custom<(upstream: string) => string>((value) => typeof value === 'function').optional(),
+  callerProxyServer: z.custom<NonNullable<BrowserPoolOptions['callerProxyServer']>>((value) => typeof value === 'function').optional(),
   contentBlocker: z.custom<ContentBlocker>().optional(),
   log: z.custom<Logger>().optional(),
 });
@@ -102,6 +103,13 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   function upstreamListener(upstream: string): string {
     if (!opts.proxyServerFor) throw new PageError('SERVICE_UNAVAILABLE', 'This browser pool has no route to upstream proxies');
     return opts.proxyServerFor(upstream);
+  }
+
+  /** The listener a page through a caller's own proxy is held to, until its context is closed. */
+  async function callerListener({ proxy, vetProxy }: PageOptions): Promise<{ url: string; release(): void } | undefined> {
+    if (proxy === undefined || !vetProxy) return undefined;
+    if (!opts.callerProxyServer) throw new PageError('SERVICE_UNAVAILABLE', "This browser pool has no route to callers' proxies");
+    return opts.callerProxyServer(proxy);
   }
 
   function retire(launched: Launched): void {
@@ -286,8 +294,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     if (queue?.length === 0) launched.awaiting.delete(key);
   }
 
-  async function openPage(launched: Launched, pageOptions: PageOptions, signal: AbortSignal): Promise<WarmPage> {
-    const proxyServer = pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy);
+  async function openPage(launched: Launched, pageOptions: PageOptions, signal: AbortSignal, callerProxyServer?: string): Promise<WarmPage> {
+    const proxyServer = callerProxyServer ?? (pageOptions.proxy === undefined ? undefined : upstreamListener(pageOptions.proxy));
     const contextOptions = contextOptionsFor(pageOptions, launched.desktopUserAgent, proxyServer);
     const blockAds = Boolean(pageOptions.blockAds && opts.contentBlocker);
     const key = contextKeyOf(contextOptions, blockAds, pageOptions.dedicated);
@@ -360,6 +368,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     clearTimeout(idleTimer);
     let launched: Launched | undefined;
     let warm: WarmPage | undefined;
+    let lease: { url: string; release(): void } | undefined;
     let callbackSettled = false;
     let handedOut = false;
     try {
@@ -373,7 +382,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         log?.info({ marker: launched.marker, pages: launched.pagesStarted }, 'browser-pool: retiring browser');
         retire(launched);
       }
-      warm = await openPage(launched, pageOptions, pageSignal);
+      lease = await callerListener(pageOptions);
+      warm = await openPage(launched, pageOptions, pageSignal, lease?.url);
       await bounded(useHeaders(warm, pageOptions.extraHTTPHeaders), {
         signal: pageSignal,
         timeoutMs: opts.operationTimeoutMs,
@@ -400,6 +410,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         // Not even a microtask's pause without a deferral: the reset is counted before this call returns.
         if (deferredUntil) await deferredUntil;
         if (page && done) await recycle(page, done, callbackSettled);
+        // A caller's proxy context is never reused, so recycle has closed it.
+        lease?.release();
         if (done) {
           done.openContexts--;
           if (done.retired && done.openContexts === 0) closeInBackground(done);

@@ -73,6 +73,12 @@ export interface BrowserPoolOptions {
    */
   proxyServerFor?: (upstream: string) => string;
   /**
+   * The local proxy that chains to a caller's own proxy (PageOptions.proxy with `vetProxy`), e.g.
+   * the guard proxy's `leaseFor`: opened on demand, held until the page's context is closed.
+   * @default undefined (pages asking for a caller's proxy fail)
+   */
+  callerProxyServer?: (callerProxy: string) => Promise<{ url: string; release(): void }>;
+  /**
    * Applied to pages opened with `blockAds`.
    * @default undefined (nothing blocked)
    */
@@ -128,6 +134,11 @@ export interface PageOptions {
    * @default undefined (the pool's `proxyServer`)
    */
   proxy?: string;
+  /**
+   * `proxy` is a caller's own (X-Proxy-Url), reached through `callerProxyServer` instead.
+   * @default false
+   */
+  vetProxy?: boolean;
   /**
    * Apply the pool's content blocker: ads, trackers and cookie banners. Routing costs a round
    * trip to Node per request, so it is only installed when asked for.

@@ -314,6 +314,11 @@ export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema> & {
    * page writes no cache copy, search-index entry, change-tracking snapshot or stored media.
    */
   zeroDataRetention?: boolean;
+  /**
+   * Set by the API from Jina Reader's X-Proxy-Url, never a client's scrape option: the caller's
+   * own proxy for every page, sealed (lib/caller-proxy.ts). Never stored with the job's row.
+   */
+  sealedProxy?: string;
 };
 
 export function checkWaitForWithinTimeout(

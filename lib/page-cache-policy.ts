@@ -11,7 +11,9 @@
  *   takes copies up to two years old unless maxAge says otherwise (Firecrawl's default, so every
  *   copy kept is eligible), minAge copies at least that old and, without maxAge, of any age.
  * - A zero-data-retention page may read the team's copies but never stores one.
- * - A page scraped with a browser profile is that profile's view (its cookies), so it bypasses too.
+ * - A page scraped with a browser profile is that profile's view (its cookies), so it bypasses too;
+ *   so does one fetched through the caller's own proxy (X-Proxy-Url), which may see what nothing
+ *   else does (its own network, its country), and which asked for the page as that proxy sees it.
  */
 import type { PageOutputs } from '../contracts/page-outputs.js';
 import type { ScrapeOptions } from '../contracts/scrape-options.js';
@@ -32,7 +34,7 @@ export type PageCachePolicy =
 
 export type PageCachePolicyOptions = Pick<
   ScrapeOptions,
-  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy' | 'zeroDataRetention' | 'profile'
+  'maxAge' | 'minAge' | 'lockdown' | 'storeInCache' | 'waitFor' | 'actions' | 'headers' | 'proxy' | 'zeroDataRetention' | 'profile' | 'sealedProxy'
 >;
 
 export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<PageOutputs, 'changeTracking'>): PageCachePolicy {
@@ -42,6 +44,7 @@ export function pageCachePolicy(options: PageCachePolicyOptions, outputs: Pick<P
     Object.keys(options.headers ?? {}).length > 0 ||
     options.proxy === 'stealth' ||
     options.profile !== undefined ||
+    options.sealedProxy !== undefined ||
     Boolean(outputs.changeTracking);
   if (bypass) return { mode: 'bypass' };
   if (options.lockdown) {

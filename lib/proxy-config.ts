@@ -19,8 +19,11 @@ export interface ProxyConfig {
 
 const COUNTRY_KEY = /^PROXY_COUNTRY_([A-Za-z]{2})_(URLS|ENHANCED_URLS)$/;
 
-/** Messages name the variable and the entry's position, never the value: it may hold a password. */
-function parseProxyUrl(raw: string, where: string): string {
+/**
+ * A proxy URL normalised (no trailing slash; `http://` when no scheme is given). Messages name
+ * `where` (the variable and the entry's position, or the header), never the value: it may hold a password.
+ */
+export function parseProxyUrl(raw: string, where: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
   const url = URL.canParse(withScheme) ? new URL(withScheme) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {

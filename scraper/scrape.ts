@@ -17,6 +17,8 @@ import { noAttributes } from './html/attributes.js';
 import type { HtmlTransform } from './html/transform-pool.js';
 import { decodeBody } from './html/decode.js';
 import { inlineMedia, type MediaPublisher } from './media.js';
+import { addressPolicyFor } from './net/address-policy.js';
+import { vetCallerProxy } from './net/caller-proxy.js';
 import { DIRECT_ROUTES, withProxyRoute, type ProxyRoute, type ProxyRoutes, type ProxyTier } from './net/proxy-routes.js';
 import { isPdf } from './pdf/detect.js';
 import type { PdfContent } from './pdf/pdf-content.js';
@@ -62,6 +64,12 @@ export interface ScrapeRequest {
   profile?: ProfileState;
   /** A query-directed crawl's page: the outcome carries `relevance`, the words it is scored on. */
   relevance?: boolean;
+  /**
+   * A caller's own proxy (Jina Reader's X-Proxy-Url), `http(s)://[user:pass@]host:port`: every
+   * request of the page goes through it instead of the operator's pools, its address held to the
+   * same policy as the page's (net/caller-proxy.ts). Reported as proxyUsed `basic`.
+   */
+  callerProxy?: string;
 }
 
 export interface UploadedFile {
@@ -113,7 +121,7 @@ async function fetchTarget(req: ScrapeRequest, deps: ScraperDeps): Promise<{ pag
   };
   // One attempt through one proxy route; `auto` may make a second through the enhanced pool.
   const fetchVia = async ({ proxy }: ProxyRoute): Promise<FetchedPage> => {
-    const routed: FetchRequest = { ...base, network: { ...base.network, proxy } };
+    const routed: FetchRequest = { ...base, network: { ...base.network, proxy, vetProxy: req.callerProxy !== undefined } };
     const renderInBrowser = () => {
       const shot = outputs.screenshot;
       return fetchWithBrowser(deps.browser, {
@@ -134,6 +142,11 @@ async function fetchTarget(req: ScrapeRequest, deps: ScraperDeps): Promise<{ pag
     // fastMode: what plain HTTP returns is the page, even a shell that needs JavaScript.
     return !options.fastMode && needsJavaScript(page.html) ? renderInBrowser() : page;
   };
+  if (req.callerProxy !== undefined) {
+    await vetCallerProxy(req.callerProxy, addressPolicyFor(deps.allowPrivateNetwork));
+    const page = await fetchVia({ tier: 'basic', proxy: req.callerProxy });
+    return { page, proxyUsed: 'basic' };
+  }
   const { result: page, proxyUsed } = await withProxyRoute(
     deps.proxies ?? DIRECT_ROUTES,
     options.proxy,

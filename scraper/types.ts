@@ -63,6 +63,11 @@ export interface NetworkPolicy {
   skipTlsVerification: boolean;
   /** Upstream proxy URL every request of the fetch goes through; undefined connects directly. */
   proxy?: string;
+  /**
+   * `proxy` is a caller's own (X-Proxy-Url), not the operator's: its address must pass the same
+   * policy as a target's (net/caller-proxy.ts).
+   */
+  vetProxy?: boolean;
 }
 
 export interface FetchRequest {

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const contentBlocker = await createContentBlocker({ ...config.adblock, log });
   // Every browser request goes through the guard proxy, so redirects and subresources get the
   // same address check as the plain-HTTP engine; it has a listener per upstream proxy, so a
-  // page's context can be sent through the proxy its scrape was routed to.
+  // page's context can be sent through the proxy its scrape was routed to, and opens one for a
+  // caller's own proxy (X-Proxy-Url) while a page uses it.
   const guard = await startGuardProxy({
     policy: addressPolicyFor(config.allowPrivateNetwork),
     upstreams: allProxyUrls(config.proxies),
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     maxConcurrentPages: config.browser.pagesPerWorker,
     proxyServer: guard.url,
     proxyServerFor: guard.urlFor,
+    callerProxyServer: guard.leaseFor,
     contentBlocker,
   });
   // Live sessions get a Chromium of their own: a tenant's long session never holds a scrape's page.
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     maxConcurrentPages: config.browser.sessionsPerWorker,
     proxyServer: guard.url,
     proxyServerFor: guard.urlFor,
+    callerProxyServer: guard.leaseFor,
     contentBlocker,
   });
   const sandbox = createSandbox();

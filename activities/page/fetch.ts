@@ -5,6 +5,8 @@
  */
 import { findParseUpload } from '../../db/repositories/parse-uploads.js';
 import { findCachedPage, newCacheCopy, type CachedPage, type CacheCopy } from '../../db/repositories/page-cache.js';
+import { rememberedServerSecret } from '../../db/repositories/server-secrets.js';
+import { CALLER_PROXY_SECRET, openCallerProxy } from '../../lib/caller-proxy.js';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { pageCacheKey } from '../../lib/page-cache-key.js';
 import { pageCachePolicy } from '../../lib/page-cache-policy.js';
@@ -49,7 +51,7 @@ export async function fetchPage(req: ScrapeRequest, deps: ActivityDeps, owner: P
   }
   if (cacheOnly) throw cacheMiss(cacheOnly.by);
 
-  const outcome = await scrapeUrl({ ...req, profile: await profileOf(req, deps, owner.teamId) }, deps);
+  const outcome = await scrapeUrl({ ...req, profile: await profileOf(req, deps, owner.teamId), callerProxy: await callerProxyOf(req, deps, owner.teamId) }, deps);
   let cacheCopy: CacheCopy | undefined;
   if (cacheKey && policy.mode === 'use') {
     const cachedAt = new Date();
@@ -83,6 +85,19 @@ async function profileOf(req: ScrapeRequest, deps: ActivityDeps, teamId: string)
       },
     }),
   };
+}
+
+/** `options.sealedProxy` (X-Proxy-Url), opened: see lib/caller-proxy.ts. */
+async function callerProxyOf(req: ScrapeRequest, deps: ActivityDeps, teamId: string): Promise<string | undefined> {
+  const sealed = req.options.sealedProxy;
+  if (sealed === undefined) return undefined;
+  const key = await rememberedServerSecret(deps.db, CALLER_PROXY_SECRET);
+  try {
+    return openCallerProxy(key, teamId, sealed);
+  } catch {
+    // Sealed for another team, or before the secret changed: no retry opens it.
+    throw new NonRetryablePageError('BAD_REQUEST', 'The X-Proxy-Url of this job cannot be read on this server');
+  }
 }
 
 async function uploadedFile(deps: ActivityDeps, teamId: string, uploadId: string) {

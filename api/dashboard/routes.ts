@@ -19,7 +19,7 @@ import { readThreatPolicy } from '../../db/repositories/threat-policy.js';
 import { JOB_STATUSES, type Job } from '../../db/schema.js';
 import { AccountError, changePlan, createKey, createTeam, readStanding, replaceThreatPolicy, revokeKey, type CreatedKey } from '../accounts.js';
 import type { AppDeps } from '../deps.js';
-import { serverSecret } from '../../db/repositories/server-secrets.js';
+import { rememberedServerSecret } from '../../db/repositories/server-secrets.js';
 import { isJobId, jobStatusView } from '../job-view.js';
 import { readHealth } from '../routes/health.js';
 import { html, type Html } from './html.js';
@@ -64,12 +64,7 @@ export function dashboardRoutes(deps: AppDeps): Router {
   const authOff = deps.config.auth === 'none';
   const form = express.urlencoded({ extended: false, limit: '64kb' });
   const viewer = requireViewer(deps, base);
-  let secret: Promise<Buffer> | undefined;
-  const signInSecret = () =>
-    (secret ??= serverSecret(deps.db, 'dashboard-sign-in').catch((err: unknown) => {
-      secret = undefined;
-      throw err;
-    }));
+  const signInSecret = () => rememberedServerSecret(deps.db, 'dashboard-sign-in');
   const guardPost = [form, viewer, requireCsrf];
 
   const send = (res: Response, frame: Omit<PageFrame, 'base' | 'authOff' | 'viewer' | 'flash'>, body: Html, status = 200) => {

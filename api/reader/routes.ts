@@ -2,7 +2,9 @@
  * Jina Reader's routes, for its users and integrations (Perplexica and others) that want a
  * self-hosted endpoint: GET /r/<url> reads one page, GET /s/<query> searches and reads the top
  * five results. They run as /v2/scrape and /v2/search do, with the same keys, credits, rate
- * limits and SSRF guard; only the request (Jina's X- headers) and the answer differ:
+ * limits and SSRF guard; only the request (Jina's X- headers) and the answer differ. X-Proxy-Url
+ * sends the pages through the caller's own proxy, whose address the SSRF guard vets too
+ * (scraper/net/caller-proxy.ts); it travels sealed (lib/caller-proxy.ts). The answers:
  *
  * - `text/plain` (default): `Title:`, `URL Source:`, `Markdown Content:` blocks, as Jina writes
  *   them (numbered `[n]` for a search);
@@ -13,7 +15,10 @@
 import { Router, type Request, type Response } from 'express';
 import { scrapeOptionsSchema } from '../../contracts/scrape-options.js';
 import type { Document } from '../../scraper/scrape.js';
+import { rememberedServerSecret } from '../../db/repositories/server-secrets.js';
+import { CALLER_PROXY_SECRET, sealCallerProxy } from '../../lib/caller-proxy.js';
 import type { AppDeps } from '../deps.js';
+import { authOf } from '../middleware/auth.js';
 import { httpError } from '../errors.js';
 import { requireCredits } from '../middleware/credits.js';
 import { findBodyProblem } from '../middleware/body-scan.js';
@@ -32,18 +37,18 @@ export function readerRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get('/r/*target', ...guard(deps, 'scrape', 'scrape'), requireCredits(deps), async (req, res) => {
     const headers = parseOrRefuse(readerHeadersSchema, req.headers);
-    refuseProxyUrl(headers);
     const url = targetOf(req);
-    const options = scrapeOptionsOf(headers);
+    const options = { ...scrapeOptionsOf(headers), ...(await callerProxyOf(deps, res, headers)) };
     const document = (await runScrape(deps, req, res, { url, zeroDataRetention: false, options })) as Document;
     answer(req, res, [entryOf(document, headers, url)]);
   });
   router.get('/s/*query', ...guard(deps, 'search', 'search'), requireCredits(deps), async (req, res) => {
     const headers = parseOrRefuse(readerHeadersSchema, req.headers);
-    refuseProxyUrl(headers);
     const parsed = searchRequestSchema.safeParse({ query: queryOf(req), limit: SEARCH_RESULTS, scrapeOptions: scrapeInputOf(headers) });
     if (!parsed.success) throw refusal(parsed.error.issues.map((i) => ({ ...i, path: i.path[0] === 'scrapeOptions' ? i.path.slice(1) : i.path })));
-    const { data } = await performSearch(deps, req, res, parsed.data, true);
+    // The results' pages go through the caller's proxy; the search provider is the operator's.
+    const scrapeOptions = { ...parsed.data.scrapeOptions!, ...(await callerProxyOf(deps, res, headers)) };
+    const { data } = await performSearch(deps, req, res, { ...parsed.data, scrapeOptions }, true);
     const results = (data.web ?? []) as (Document & { url: string; title?: string; description?: string })[];
     answer(req, res, results.map((r) => entryOf(r, headers, r.url, r)));
   });
@@ -80,12 +85,12 @@ function decoded(value: string, what: 'url' | 'query'): string {
   return text;
 }
 
-function refuseProxyUrl(headers: ReaderHeaders): void {
-  // A caller's proxy would be a connection the SSRF guard does not vet (the guard trusts the
-  // operator's proxies only), so it is refused rather than used or silently ignored.
-  if (headers['x-proxy-url'] !== undefined) {
-    throw httpError('BAD_REQUEST', "X-Proxy-Url is not supported: Trawl fetches through its operator's proxy pools only", { header: 'X-Proxy-Url' });
-  }
+/** X-Proxy-Url (already checked by the header schema), sealed for the workflow: see lib/caller-proxy.ts. */
+async function callerProxyOf(deps: AppDeps, res: Response, headers: ReaderHeaders): Promise<{ sealedProxy?: string }> {
+  const proxy = headers['x-proxy-url'];
+  if (proxy === undefined) return {};
+  const key = await rememberedServerSecret(deps.db, CALLER_PROXY_SECRET);
+  return { sealedProxy: sealCallerProxy(key, authOf(res).teamId, proxy) };
 }
 
 function scrapeOptionsOf(headers: ReaderHeaders) {

@@ -5,6 +5,7 @@
  * worker, so they pass lib/patterns/css.ts like every other selector).
  */
 import { z } from 'zod';
+import { parseCallerProxy } from '../../lib/caller-proxy.js';
 
 const flag = z
   .enum(['true', 'false', 'all', '1', '0'])
@@ -31,7 +32,18 @@ export const readerHeadersSchema = z.object({
   'x-retain-images': z.enum(['none', 'all']).optional().describe('none drops images from the content'),
   'x-with-links-summary': flag.describe('Append the page\'s links'),
   'x-with-images-summary': flag.describe('Append the page\'s images'),
-  'x-proxy-url': z.string().optional().describe('Refused: pages leave through the operator\'s proxy pools only'),
+  'x-proxy-url': z
+    .string()
+    .transform((v, ctx) => {
+      const parsed = parseCallerProxy(v);
+      if ('url' in parsed) return parsed.url;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    })
+    .optional()
+    .describe(
+      "Your own proxy, http(s)://[user:pass@]host:port, that the page and its subresources are fetched through instead of the operator's pools; its address passes the SSRF guard like a page's",
+    ),
 });
 export type ReaderHeaders = z.output<typeof readerHeadersSchema>;
 

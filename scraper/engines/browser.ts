@@ -98,6 +98,7 @@ function pageOptionsFor(req: BrowserFetchRequest, signal: AbortSignal): PageOpti
   return {
     ignoreHTTPSErrors: req.network.skipTlsVerification,
     proxy: req.network.proxy,
+    vetProxy: req.network.vetProxy,
     blockAds: req.blockAds,
     mobile: req.mobile ?? false,
     userAgent,

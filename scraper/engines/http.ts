@@ -8,7 +8,7 @@ import { NonRetryablePageError } from '../../lib/errors.js';
 import { acceptLanguage } from '../net/accept-language.js';
 import { addressPolicyFor, type AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_ENCODING, contentTooLargeError, decodeContent } from '../net/content-decoding.js';
-import { guardedDispatcher } from '../net/guarded-dispatcher.js';
+import { callerProxyDispatcher, guardedDispatcher } from '../net/guarded-dispatcher.js';
 import { toPageError } from '../net/network-error.js';
 import type { FetchedPage, FetchRequest, RedirectHop } from '../types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../user-agent.js';
@@ -129,13 +129,17 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
   const budgetMs = Math.max(0, req.deadline - startedAt);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const dispatcher = guardedDispatcher({
+  const settings = {
     policy: options.policy ?? addressPolicyFor(req.network.allowPrivateNetwork),
     skipTlsVerification: req.network.skipTlsVerification,
     proxy: req.network.proxy,
-  });
+  };
   let url = parseTarget(req.url);
   if (budgetMs === 0) throw timeoutError(budgetMs);
+  // A caller's proxy gets a dispatcher of this fetch's own, destroyed with it (guarded-dispatcher.ts).
+  const { proxy, vetProxy } = req.network;
+  const ownDispatcher = proxy !== undefined && vetProxy ? callerProxyDispatcher({ ...settings, proxy }) : undefined;
+  const dispatcher = ownDispatcher ?? guardedDispatcher(settings);
 
   // Our own timer as well as the caller's signal: the deadline must hold even for a caller that
   // only passes a signal for cancellation.
@@ -183,5 +187,7 @@ export async function fetchWithHttp(req: FetchRequest, options: HttpFetchOptions
     throw toPageError(err, url);
   } finally {
     clearTimeout(timer);
+    // The body was read to its end or given up on: nothing of this fetch is left in flight.
+    void ownDispatcher?.destroy();
   }
 }

@@ -12,6 +12,10 @@
  * upstream's credentials stay here; Chromium never sees them. Through an upstream the address
  * check runs on the target's DNS answers before the request is sent (see checkProxiedTarget).
  *
+ * A caller's own proxy (X-Proxy-Url) is not known in advance: its listener is opened when a page
+ * asks for it (`leaseFor`) and closed when idle, within a bound (listener-leases.ts). Unlike an
+ * operator's proxy, its address must pass the policy on every connection to it (caller-proxy.ts).
+ *
  * Bodies stream through untouched.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,7 +24,9 @@ import { pipeline, type Duplex } from 'node:stream';
 import { Pool, request, type Dispatcher } from 'undici';
 import { TrawlError } from '../../lib/errors.js';
 import type { AddressPolicy } from './address-policy.js';
-import { guardedDispatcher } from './guarded-dispatcher.js';
+import { callerProxyLookup } from './caller-proxy.js';
+import { callerProxyDispatcher, guardedDispatcher } from './guarded-dispatcher.js';
+import { createListenerLeases, type Listener, type ListenerLease, type ListenerLeasesOptions } from './listener-leases.js';
 import { errorCode } from './network-error.js';
 import { checkProxiedTarget, guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
 
@@ -33,6 +39,8 @@ export interface GuardProxyOptions {
    * @default [] (direct connections only)
    */
   upstreams?: readonly string[];
+  /** Bounds on the listeners for callers' own proxies. @default listener-leases.ts's */
+  callerProxyListeners?: Pick<ListenerLeasesOptions, 'max' | 'idleMs'>;
 }
 
 export interface GuardProxyStats {
@@ -47,6 +55,11 @@ export interface GuardProxy {
   url: string;
   /** The listener that chains to `upstream`, one of GuardProxyOptions.upstreams. */
   urlFor(upstream: string): string;
+  /**
+   * A listener that chains to a caller's own proxy, held until released. Fails with SSRF_BLOCKED
+   * for a proxy at an IP literal the policy forbids, SERVICE_UNAVAILABLE when the bound is reached.
+   */
+  leaseFor(callerProxy: string): Promise<ListenerLease>;
   close(): Promise<void>;
   stats(): GuardProxyStats;
 }
@@ -162,10 +175,16 @@ function directRoute(policy: AddressPolicy): Route {
   };
 }
 
-/** Everything through one upstream proxy, the target checked before anything is sent. */
-function upstreamRoute(policy: AddressPolicy, upstream: string): Route {
+/**
+ * Everything through one upstream proxy, the target checked before anything is sent. A caller's
+ * proxy (`vetted`) is dialled through callerProxyLookup; one at a forbidden IP literal throws here.
+ */
+function upstreamRoute(policy: AddressPolicy, upstream: string, vetted = false): Route {
   const url = new URL(upstream);
-  const pool = new Pool(url.origin, { connect: { timeout: CONNECT_TIMEOUT_MS } });
+  const lookup = vetted ? callerProxyLookup(upstream, policy) : undefined;
+  const pool = new Pool(url.origin, { connect: { timeout: CONNECT_TIMEOUT_MS, ...(lookup && { lookup }) } });
+  // Cached dispatchers are for the operator's few proxies; a caller's lives as long as its listener.
+  const own = vetted ? callerProxyDispatcher({ policy, skipTlsVerification: false, proxy: upstream }) : undefined;
   return {
     open: async (host, port, signal) => {
       await checkProxiedTarget(host, policy);
@@ -179,14 +198,11 @@ function upstreamRoute(policy: AddressPolicy, upstream: string): Route {
       socket.destroy();
       return { refusedWith: statusCode };
     },
-    dispatcher: () => guardedDispatcher({ policy, skipTlsVerification: false, proxy: upstream }),
-    close: () => pool.close(),
+    dispatcher: () => own ?? guardedDispatcher({ policy, skipTlsVerification: false, proxy: upstream }),
+    close: async () => {
+      await Promise.all([pool.close(), own?.close()]);
+    },
   };
-}
-
-interface Listener {
-  url: string;
-  close(): Promise<void>;
 }
 
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
@@ -323,6 +339,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     throw err;
   }
   const chained = new Map(upstreams.map((upstream, i) => [upstream, listeners[i + 1]!.url]));
+  const callerListeners = createListenerLeases({
+    ...options.callerProxyListeners,
+    open: async (callerProxy) => listen(upstreamRoute(policy, callerProxy, true)),
+  });
 
   return {
     url: listeners[0]!.url,
@@ -331,9 +351,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       if (!url) throw new Error('The guard proxy has no listener for this upstream proxy');
       return url;
     },
+    leaseFor: (callerProxy) => callerListeners.acquire(callerProxy),
     stats: () => ({ ...counters }),
     close: async () => {
-      await Promise.all(listeners.map((listener) => listener.close()));
+      await Promise.all([...listeners.map((listener) => listener.close()), callerListeners.close()]);
     },
   };
 }

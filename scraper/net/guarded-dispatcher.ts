@@ -5,10 +5,13 @@
  *
  * Through an upstream proxy the socket is the proxy's, so each request's target is resolved and
  * checked before it is sent instead (checkProxiedTarget, which documents the residual risk).
- * The proxy's own address is not checked: the operator configured it, and it is often local.
+ * An operator's proxy is not checked itself: the operator configured it, and it is often local.
+ * A caller's own proxy (X-Proxy-Url) is: see caller-proxy.ts.
  */
+import type { LookupFunction } from 'node:net';
 import { Agent, buildConnector, ProxyAgent, type Dispatcher } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
+import { callerProxyLookup } from './caller-proxy.js';
 import { checkProxiedTarget, guardedLookup, literalViolation, peerViolation } from './peer-guard.js';
 
 export interface GuardedDispatcherOptions {
@@ -63,14 +66,27 @@ function checkTargetFirst(policy: AddressPolicy): Dispatcher.DispatcherComposeIn
   };
 }
 
-function createProxiedAgent({ policy, skipTlsVerification, proxy }: GuardedDispatcherOptions & { proxy: string }): Dispatcher {
+type ProxiedOptions = GuardedDispatcherOptions & { proxy: string };
+
+function createProxiedAgent({ policy, skipTlsVerification, proxy }: ProxiedOptions, proxyTls?: { lookup: LookupFunction }): Dispatcher {
   return new ProxyAgent({
     uri: proxy,
     // Plain-HTTP targets are sent in absolute form, not tunnelled: what Chromium does through a
     // proxy, so the proxy sees both engines alike. HTTPS targets are tunnelled with CONNECT.
     proxyTunnel: false,
     requestTls: { rejectUnauthorized: !skipTlsVerification },
+    // Both of undici's ways to the proxy (its CONNECT client and its absolute-form client) dial with these.
+    ...(proxyTls && { proxyTls }),
   }).compose(checkTargetFirst(policy));
+}
+
+/**
+ * A dispatcher through a caller's own proxy (X-Proxy-Url), dialled through callerProxyLookup;
+ * throws SSRF_BLOCKED for a proxy at a forbidden IP literal. Not cached, unlike guardedDispatcher:
+ * callers name any number of proxies, each for its own request, so the caller destroys it after.
+ */
+export function callerProxyDispatcher(options: ProxiedOptions): Dispatcher {
+  return createProxiedAgent(options, { lookup: callerProxyLookup(options.proxy, options.policy) });
 }
 
 /**

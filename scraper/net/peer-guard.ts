@@ -14,12 +14,13 @@ import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { NonRetryablePageError } from '../../lib/errors.js';
 import type { AddressPolicy } from './address-policy.js';
 
-export function ssrfBlockedError(host: string, address: string): NonRetryablePageError {
-  const target = host === address ? address : `${host} (${address})`;
+/** `proxy`: the refused address is a caller's own proxy's (caller-proxy.ts), not the page's. */
+export function ssrfBlockedError(host: string, address: string, { proxy = false } = {}): NonRetryablePageError {
+  const target = `${proxy ? 'the proxy ' : ''}${host === address ? address : `${host} (${address})`}`;
   return new NonRetryablePageError(
     'SSRF_BLOCKED',
     `Blocked connection to ${target}: the address is not allowed (loopback, private, link-local, reserved or cloud metadata)`,
-    { details: { host, address } },
+    { details: { host, address, ...(proxy && { proxy: true }) } },
   );
 }
 

@@ -4,12 +4,15 @@
  * /v2/search. The fixture site records its requests, so "fetched afresh" is measured.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection, WorkflowClient } from '@temporalio/client';
+import { createDb, type Db } from '../../db/connect.js';
 import { apiClient } from '../helpers/api-client.js';
+import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy.js';
 import { createKeyWithCli } from '../helpers/run-admin.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { e2eContext } from './context.js';
 
-const { apiUrl, databaseUrl } = e2eContext();
+const { apiUrl, databaseUrl, temporalAddress } = e2eContext();
 let site: FixtureSite;
 let key: string;
 let api: ReturnType<typeof apiClient>;
@@ -87,7 +90,8 @@ describe('GET /r/<url>', () => {
       [`/r/${site.url}/article`, { 'x-timeout': 'soon' }, 400, 'x-timeout'],
       [`/r/${site.url}/article`, { 'x-return-format': 'text' }, 400, 'x-return-format'],
       [`/r/${site.url}/article`, { 'x-target-selector': 'div:has(div:has(div:has(p)))' }, 400, 'X-Target-Selector'],
-      [`/r/${site.url}/article`, { 'x-proxy-url': 'http://127.0.0.1:8080' }, 400, 'X-Proxy-Url'],
+      [`/r/${site.url}/article`, { 'x-proxy-url': 'socks5://127.0.0.1:1080' }, 400, 'x-proxy-url: SOCKS proxies are not supported'],
+      [`/r/${site.url}/article`, { 'x-proxy-url': 'ftp://127.0.0.1:21' }, 400, 'x-proxy-url: X-Proxy-Url is not an http(s)://'],
       ['/r/javascript:alert(1)', {}, 400, 'Invalid URL'],
       // Refused by the router before the route: the path itself does not decode.
       ['/r/%zz', {}, 400, 'Bad Request'],
@@ -101,6 +105,75 @@ describe('GET /r/<url>', () => {
       expect(JSON.parse(res.text), `${path} ${JSON.stringify(headers)}`).toMatchObject({ success: false, error: expect.stringContaining(named) });
     }
     expect((await read(`/r/${site.url}/article`, {}, false)).status).toBe(401);
+  });
+});
+
+describe('X-Proxy-Url', () => {
+  const credentials = { username: 'reader', password: 'pr0xy-s3cret' };
+  let proxy: CountingProxy;
+  let db: Db;
+  let temporal: Connection;
+  let proxied: (path: string, headers?: Record<string, string>) => ReturnType<typeof read>;
+  let teamId: string;
+
+  beforeAll(async () => {
+    proxy = await startCountingProxy({ credentials });
+    db = createDb(databaseUrl, { maxConnections: 2 });
+    temporal = await Connection.connect({ address: temporalAddress });
+    // A team of its own, so its jobs are these tests' alone.
+    const proxyKey = await createKeyWithCli(databaseUrl, 'compat-reader-proxy');
+    teamId = (await db.selectFrom('teams').select('id').where('name', '=', 'compat-reader-proxy').executeTakeFirstOrThrow()).id;
+    proxied = async (path, headers = {}) => {
+      const res = await fetch(`${apiUrl}${path}`, { headers: { authorization: `Bearer ${proxyKey}`, 'x-proxy-url': proxy.url, ...headers } });
+      return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+    };
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await db?.destroy();
+    await temporal?.close();
+  });
+
+  it('reads the page through the caller’s proxy with its credentials, in either engine, and keeps them out of every row', async () => {
+    const before = site.requests.length;
+    const text = await proxied(`/r/${site.url}/article`);
+    expect(text.status).toBe(200);
+    expect(text.text).toContain('Durable crawling means a crash never loses a page');
+    expect(proxy.requests).toEqual([`${site.url}/article`]);
+    // Read again: fetched again, since the page cache would not know what the proxy sees.
+    expect((await proxied(`/r/${site.url}/article`)).text).toBe(text.text);
+    expect(proxy.requests).toEqual([`${site.url}/article`, `${site.url}/article`]);
+
+    // A screenshot takes the browser: the page and what it loads go through the proxy as well.
+    const shot = await proxied(`/r/${site.url}/article`, { 'x-return-format': 'screenshot', accept: 'application/json' });
+    expect(shot.status).toBe(200);
+    expect(proxy.requests.filter((url) => url === `${site.url}/article`)).toHaveLength(3);
+    // Whatever else the site served meanwhile (the page's images) came through the proxy too.
+    expect(site.requests.slice(before).filter((path) => !proxy.requests.includes(`${site.url}${path}`))).toEqual([]);
+    expect(proxy.unauthorized).toBe(0);
+
+    for (const answer of [text, shot]) expect(answer.text).not.toContain(credentials.password);
+    const jobs = await db.selectFrom('jobs').selectAll().where('team_id', '=', teamId).execute();
+    expect(jobs.length).toBeGreaterThanOrEqual(2);
+    const documents = await db.selectFrom('documents').selectAll().where('team_id', '=', teamId).execute();
+    for (const row of [...jobs, ...documents]) {
+      expect(JSON.stringify(row)).not.toContain(credentials.password);
+      expect(JSON.stringify(row)).not.toContain('sealedProxy');
+    }
+    // The workflow's input carries the proxy sealed, never in plain form.
+    const history = await new WorkflowClient({ connection: temporal }).getHandle(jobs[0]!.workflow_id!).fetchHistory();
+    const input = (history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString());
+    expect(input.join('')).toContain('"sealedProxy"');
+    expect(input.join('')).not.toContain(credentials.password);
+  });
+
+  it('reads the results of /s/ through it', async () => {
+    proxy.reset();
+    const json = JSON.parse((await proxied('/s/durable+crawling', { accept: 'application/json' })).text);
+    expect(json.data[0]).toMatchObject({ title: 'Durable Crawling' });
+    expect(proxy.requests).toContain(`${site.url}/article`);
+    expect(proxy.unauthorized).toBe(0);
   });
 });
 

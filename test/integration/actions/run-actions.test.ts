@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionSchema, type Action } from '../../../contracts/scrape-options.js';
-import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithBrowser } from '../../../scraper/engines/browser.js';
 import type { BrowserFetchRequest, FetchedPage } from '../../../scraper/types.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { ITEMS_PER_BATCH, startActionsSite, type ActionsSite } from '../../helpers/actions-site.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 let site: ActionsSite;
 let pool: BrowserPool;
@@ -35,15 +35,6 @@ function render(path: string, actions: unknown[], overrides: Partial<BrowserFetc
     actions: actions.map((a) => actionSchema.parse(a) as Action),
     ...overrides,
   });
-}
-
-async function failureOf(work: Promise<unknown>): Promise<TrawlError> {
-  const err = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
 }
 
 function pngSize(png: Buffer): { width: number; height: number } {

@@ -7,6 +7,7 @@ import type { BrowserFetchRequest } from '../../../scraper/types.js';
 import { createBrowserPool, type BrowserPool } from '../../../browser/browser-pool.js';
 import { closedPort } from '../../helpers/closed-port.js';
 import { PDF_BYTES, PNG_BYTES, startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 let site: FixtureServer;
 let pool: BrowserPool;
@@ -34,15 +35,6 @@ function request(url: string, overrides: Partial<BrowserFetchRequest> = {}): Bro
     blockAds: false,
     ...overrides,
   };
-}
-
-async function failureOf(work: Promise<unknown>): Promise<TrawlError> {
-  const err = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
 }
 
 function textOf(html: string | undefined, id: string): string | undefined {

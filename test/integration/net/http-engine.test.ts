@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { NonRetryablePageError, PageError, TrawlError } from '../../../lib/errors.js';
+import { NonRetryablePageError, PageError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
 import type { AddressPolicy } from '../../../scraper/net/address-policy.js';
 import { closeGuardedDispatchers } from '../../../scraper/net/guarded-dispatcher.js';
@@ -8,6 +8,7 @@ import type { FetchRequest } from '../../../scraper/types.js';
 import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT } from '../../../scraper/user-agent.js';
 import { selfSignedCert } from '../../helpers/self-signed.js';
 import { closedPort, startLocalServer, type LocalServer } from './local-server.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 const servers: LocalServer[] = [];
 
@@ -33,15 +34,6 @@ function fetchRequest(url: string, overrides: Partial<FetchRequest> = {}): Fetch
     deadline: Date.now() + 5_000,
     ...overrides,
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<TrawlError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
 }
 
 describe('fetchWithHttp', () => {
@@ -112,7 +104,7 @@ describe('fetchWithHttp', () => {
       res.writeHead(302, { Location: `/${n + 1}` }).end();
     });
 
-    const err = await failure(fetchWithHttp(fetchRequest(`${server.origin}/0`), { maxRedirects: 3 }));
+    const err = await failureOf(fetchWithHttp(fetchRequest(`${server.origin}/0`), { maxRedirects: 3 }));
     expect(err).toBeInstanceOf(NonRetryablePageError);
     expect(err.message).toMatch(/Too many redirects/);
     expect(server.hits()).toBe(4);
@@ -138,7 +130,7 @@ describe('fetchWithHttp', () => {
     const page = await fetchWithHttp(fetchRequest(url));
     expect(page.statusCode).toBe(200);
     expect(page.body?.toString()).toContain('sub');
-    const blocked = await failure(fetchWithHttp(fetchRequest(url, { network: { allowPrivateNetwork: false, skipTlsVerification: false } })));
+    const blocked = await failureOf(fetchWithHttp(fetchRequest(url, { network: { allowPrivateNetwork: false, skipTlsVerification: false } })));
     expect(blocked.code).toBe('SSRF_BLOCKED');
   });
 
@@ -199,7 +191,7 @@ describe('fetchWithHttp', () => {
     });
 
     for (const path of ['/declared', '/chunked']) {
-      const err = await failure(fetchWithHttp(fetchRequest(server.origin + path), { maxBytes: 1024 }));
+      const err = await failureOf(fetchWithHttp(fetchRequest(server.origin + path), { maxBytes: 1024 }));
       expect(err).toBeInstanceOf(NonRetryablePageError);
       expect(err.code).toBe('SCRAPE_CONTENT_TOO_LARGE');
     }
@@ -209,7 +201,7 @@ describe('fetchWithHttp', () => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024));
     const server = await serve((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(bomb));
 
-    const err = await failure(fetchWithHttp(fetchRequest(server.origin), { maxBytes: 1024 * 1024 }));
+    const err = await failureOf(fetchWithHttp(fetchRequest(server.origin), { maxBytes: 1024 * 1024 }));
     expect(err.code).toBe('SCRAPE_CONTENT_TOO_LARGE');
   });
 
@@ -217,7 +209,7 @@ describe('fetchWithHttp', () => {
   it('times out on a server that never answers', async () => {
     const server = await serve(() => undefined);
 
-    const err = await failure(fetchWithHttp(fetchRequest(server.origin, { deadline: Date.now() + 500 })));
+    const err = await failureOf(fetchWithHttp(fetchRequest(server.origin, { deadline: Date.now() + 500 })));
 
     expect(err).toBeInstanceOf(NonRetryablePageError);
     expect(err.code).toBe('SCRAPE_TIMEOUT');
@@ -233,7 +225,7 @@ describe('fetchWithHttp', () => {
     });
     const deadline = Date.now() + 500;
 
-    const err = await failure(fetchWithHttp(fetchRequest(server.origin, { deadline })));
+    const err = await failureOf(fetchWithHttp(fetchRequest(server.origin, { deadline })));
 
     expect(err.code).toBe('SCRAPE_TIMEOUT');
     timers.forEach(clearInterval);
@@ -242,7 +234,7 @@ describe('fetchWithHttp', () => {
   it('fails at once when the deadline has already passed', async () => {
     const server = await serve((_req, res) => res.end('ok'));
 
-    const err = await failure(fetchWithHttp(fetchRequest(server.origin, { deadline: Date.now() - 1 })));
+    const err = await failureOf(fetchWithHttp(fetchRequest(server.origin, { deadline: Date.now() - 1 })));
     expect(err.code).toBe('SCRAPE_TIMEOUT');
     expect(server.hits()).toBe(0);
   });
@@ -259,21 +251,21 @@ describe('fetchWithHttp', () => {
   it('maps a refused connection to a retryable site error', async () => {
     const port = await closedPort();
 
-    const err = await failure(fetchWithHttp(fetchRequest(`http://127.0.0.1:${port}/`)));
+    const err = await failureOf(fetchWithHttp(fetchRequest(`http://127.0.0.1:${port}/`)));
     expect(err).toBeInstanceOf(PageError);
     expect(err.retryable).toBe(true);
     expect(err.code).toBe('SCRAPE_SITE_ERROR');
   });
 
   it('maps an unknown host to a DNS resolution error', async () => {
-    const err = await failure(fetchWithHttp(fetchRequest('http://nonexistent.invalid/')));
+    const err = await failureOf(fetchWithHttp(fetchRequest('http://nonexistent.invalid/')));
     expect(err).toBeInstanceOf(NonRetryablePageError);
     expect(err.code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
     expect(err.message).toContain('nonexistent.invalid');
   });
 
   it('rejects a non-http URL', async () => {
-    const err = await failure(fetchWithHttp(fetchRequest('file:///etc/passwd')));
+    const err = await failureOf(fetchWithHttp(fetchRequest('file:///etc/passwd')));
     expect(err.code).toBe('INVALID_URL');
   });
 
@@ -281,7 +273,7 @@ describe('fetchWithHttp', () => {
     it('fails on a self-signed certificate unless verification is skipped', async () => {
       const server = await serve((_req, res) => res.end('secure'), selfSignedCert());
 
-      const err = await failure(fetchWithHttp(fetchRequest(server.origin)));
+      const err = await failureOf(fetchWithHttp(fetchRequest(server.origin)));
       expect(err).toBeInstanceOf(NonRetryablePageError);
       expect(err.code).toBe('SCRAPE_SSL_ERROR');
 
@@ -301,7 +293,7 @@ describe('fetchWithHttp', () => {
       async (template) => {
         const server = await serve((_req, res) => res.end('secret'));
 
-        const err = await failure(fetchWithHttp(fetchRequest(template.replace('PORT', String(server.port)), publicOnly)));
+        const err = await failureOf(fetchWithHttp(fetchRequest(template.replace('PORT', String(server.port)), publicOnly)));
 
         expect(err).toBeInstanceOf(NonRetryablePageError);
         expect(err.code).toBe('SSRF_BLOCKED');
@@ -314,7 +306,7 @@ describe('fetchWithHttp', () => {
       const server = await serve((_req, res) => res.writeHead(302, { Location: `http://127.0.0.2:${server.port}/` }).end());
       const onlyLoopbackOne: AddressPolicy = (ip) => ip === '127.0.0.1';
 
-      const err = await failure(fetchWithHttp(fetchRequest(`${server.origin}/start`), { policy: onlyLoopbackOne }));
+      const err = await failureOf(fetchWithHttp(fetchRequest(`${server.origin}/start`), { policy: onlyLoopbackOne }));
 
       expect(err.code).toBe('SSRF_BLOCKED');
       expect(err.message).toContain('127.0.0.2');
@@ -331,7 +323,7 @@ describe('fetchWithHttp', () => {
         return seen.length === 1;
       };
 
-      const err = await failure(fetchWithHttp(fetchRequest(server.origin), { policy: rebinding }));
+      const err = await failureOf(fetchWithHttp(fetchRequest(server.origin), { policy: rebinding }));
 
       expect(err.code).toBe('SSRF_BLOCKED');
       expect(seen).toEqual(['127.0.0.1', '127.0.0.1']);
@@ -346,7 +338,7 @@ describe('fetchWithHttp', () => {
     });
 
     it('keeps the cloud metadata address blocked even when private networks are allowed', async () => {
-      const err = await failure(fetchWithHttp(fetchRequest('http://169.254.169.254/latest/meta-data/')));
+      const err = await failureOf(fetchWithHttp(fetchRequest('http://169.254.169.254/latest/meta-data/')));
       expect(err.code).toBe('SSRF_BLOCKED');
     });
   });

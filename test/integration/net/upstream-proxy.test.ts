@@ -3,11 +3,8 @@
  * chained listeners send everything through the configured proxy, and the address policy still
  * holds, checked before anything reaches the proxy.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as tlsConnect } from 'node:tls';
-import type { Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TrawlError } from '../../../lib/errors.js';
 import { fetchWithHttp } from '../../../scraper/engines/http.js';
 import { addressPolicyFor, type AddressPolicy } from '../../../scraper/net/address-policy.js';
 import { startGuardProxy } from '../../../scraper/net/guard-proxy.js';
@@ -16,6 +13,8 @@ import type { FetchRequest } from '../../../scraper/types.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { selfSignedCert } from '../../helpers/self-signed.js';
 import { startLocalServer } from './local-server.js';
+import { connectVia, viaProxy } from './proxy-client.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];
 const track = <T extends { close(): Promise<void> }>(thing: T): T => {
@@ -41,15 +40,6 @@ function fetchRequest(url: string, proxy: CountingProxy, overrides: Partial<Fetc
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<TrawlError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
-}
-
 describe('the http engine through an upstream proxy', () => {
   it('sends plain HTTP in absolute form with the credentials from the proxy URL, redirect hops included', async () => {
     const site = track(
@@ -73,7 +63,7 @@ describe('the http engine through an upstream proxy', () => {
     const site = track(await startLocalServer((_req, res) => res.end('over tls'), selfSignedCert()));
     const proxy = track(await startCountingProxy({ credentials }));
 
-    const refused = await rejection(fetchWithHttp(fetchRequest(`${site.origin}/`, proxy)));
+    const refused = await failureOf(fetchWithHttp(fetchRequest(`${site.origin}/`, proxy)));
     expect(refused.code).toBe('SCRAPE_SSL_ERROR');
 
     const page = await fetchWithHttp(fetchRequest(`${site.origin}/`, proxy, { skipTlsVerification: true }));
@@ -88,41 +78,13 @@ describe('the http engine through an upstream proxy', () => {
     const publicOnly = { allowPrivateNetwork: false };
 
     for (const url of [`${site.origin}/`, `http://localhost:${site.port}/`, `https://127.0.0.1:${site.port}/`, 'http://[::1]/']) {
-      const err = await rejection(fetchWithHttp(fetchRequest(url, proxy, publicOnly)));
+      const err = await failureOf(fetchWithHttp(fetchRequest(url, proxy, publicOnly)));
       expect(err.code).toBe('SSRF_BLOCKED');
     }
     expect(proxy.total()).toBe(0);
     expect(site.hits()).toBe(0);
   });
 });
-
-/** One plain-HTTP request in absolute form, as Chromium sends it to its proxy. */
-function viaProxy(proxyUrl: string, target: string): Promise<{ status: number; body: string; headers: IncomingMessage['headers'] }> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, headers: { host: new URL(target).host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
-    });
-    req.once('error', reject);
-    req.end();
-  });
-}
-
-/** The answer Chromium would get to a CONNECT, and the socket when it is 200. */
-function connectVia(
-  proxyUrl: string,
-  authority: string,
-): Promise<{ status: number; headers: IncomingMessage['headers']; socket: Socket }> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method: 'CONNECT', path: authority });
-    req.once('connect', (res, socket) => resolve({ status: res.statusCode ?? 0, headers: res.headers, socket }));
-    req.once('error', reject);
-    req.end();
-  });
-}
 
 describe('the guard proxy chained to an upstream proxy', () => {
   const allowAll: AddressPolicy = addressPolicyFor(true);

@@ -34,6 +34,11 @@ describe('pageCachePolicy', () => {
     expect(pageCachePolicy(options, resolveOutputs(options.formats))).toEqual({ mode: 'use', maxAgeMs: 2 * 24 * 60 * 60 * 1000, store: false });
   });
 
+  it("a page through the caller's own proxy (X-Proxy-Url) bypasses: it asked for the page as that proxy sees it", () => {
+    const options = { ...scrapeOptionsSchema.parse({}), sealedProxy: 'c2VhbGVk' };
+    expect(pageCachePolicy(options, resolveOutputs(options.formats))).toEqual({ mode: 'bypass' });
+  });
+
   it('empty headers and empty actions do not bypass', () => {
     expect(policy({ headers: {}, actions: [] })).toMatchObject({ mode: 'use' });
   });

@@ -1,8 +1,8 @@
 /** The real model client (AI SDK over HTTP) against the fake OpenAI-compatible server. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TrawlError } from '../../../lib/errors.js';
 import { createModelClient, type ModelClient } from '../../../llm/model-client.js';
 import { startFakeModelServer, type FakeModelServer } from '../../helpers/fake-model-server.js';
+import { failureOf } from '../../helpers/trawl-failure.js';
 
 const SCHEMA = {
   type: 'object',
@@ -25,12 +25,6 @@ beforeEach(() => {
   // A fresh client per test: the ladder remembers what a server refused.
   client = createModelClient({ provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: 'sk-test', model: 'fake-model' });
 });
-
-async function failure(work: Promise<unknown>): Promise<TrawlError> {
-  const err = await work.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(TrawlError);
-  return err as TrawlError;
-}
 
 describe('generateJson', () => {
   it('asks with a json_schema response format and returns the validated object with token usage', async () => {
@@ -69,7 +63,7 @@ describe('generateJson', () => {
     expect(fake.requests[1]!.messages.at(-1)!.content).toContain("must have required property 'price'");
 
     fake.script({ content: '{"title": 1}' }, { content: '{"title": 2}' });
-    expect((await failure(client.generateJson({ prompt: 'page', schema: SCHEMA }))).code).toBe('LLM_OUTPUT_INVALID');
+    expect((await failureOf(client.generateJson({ prompt: 'page', schema: SCHEMA }))).code).toBe('LLM_OUTPUT_INVALID');
   });
 });
 
@@ -87,7 +81,7 @@ describe('errors and retries', () => {
   it('gives up on a server that keeps failing with LLM_UNAVAILABLE, which activities retry later', async () => {
     const quick = createModelClient({ provider: 'openai-compatible', baseUrl: fake.baseUrl, model: 'fake-model' }, { maxRetries: 1 });
     fake.script({ status: 500 }, { status: 503 });
-    const err = await failure(quick.generateText({ prompt: 'x' }));
+    const err = await failureOf(quick.generateText({ prompt: 'x' }));
     expect(err.code).toBe('LLM_UNAVAILABLE');
     expect(err.retryable).toBe(true);
     expect(fake.requests).toHaveLength(2);
@@ -95,12 +89,12 @@ describe('errors and retries', () => {
 
   it('does not retry a 4xx: a bad key or model name will not fix itself', async () => {
     fake.script({ status: 401, message: 'invalid api key' });
-    const err = await failure(client.generateText({ prompt: 'x' }));
+    const err = await failureOf(client.generateText({ prompt: 'x' }));
     expect(err).toMatchObject({ code: 'LLM_AUTH_FAILED', retryable: false });
     expect(err.message).toContain('OPENAI_API_KEY');
     expect(fake.requests).toHaveLength(1);
     fake.script({ status: 404, message: 'no such model' });
-    expect(await failure(client.generateText({ prompt: 'x' }))).toMatchObject({ code: 'LLM_REQUEST_REJECTED', retryable: false });
+    expect(await failureOf(client.generateText({ prompt: 'x' }))).toMatchObject({ code: 'LLM_REQUEST_REJECTED', retryable: false });
   });
 
   it('answers /health pings', async () => {
