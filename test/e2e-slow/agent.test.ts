@@ -410,6 +410,8 @@ describe('agent runs: sub-agents, extract, partial results, webhooks, crashes', 
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(status.webhookFailures![0]).toMatchObject({ event: 'agent.started', attempt: 1, code: 'WEBHOOK_DELIVERY_FAILED' });
+    // Its model call must not outlive the test: it would take the next test's scripted replies.
+    expect(await finished(run.body.id)).toMatchObject({ status: 'failed' });
   });
 
   it('sends signed agent webhooks: started, one action per tool call, completed; and cancelled', async () => {

@@ -75,7 +75,8 @@ export const say = (action: Record<string, unknown>, delayMs?: number) => ({ con
 
 /** Polls an agent run until it leaves `processing`; its status body. */
 export async function finishedAgentRun(api: ModelTeam['api'], id: string) {
-  for (let i = 0; i < 200; i++) {
+  // A deadline, not a count of polls: each poll takes longer on a loaded machine.
+  for (const giveUpAt = Date.now() + 60_000; Date.now() < giveUpAt; ) {
     const res = await api(`/v2/agent/${id}`);
     if (res.body.status !== 'processing') return res.body;
     await new Promise((r) => setTimeout(r, 100));
