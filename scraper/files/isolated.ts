@@ -33,7 +33,8 @@ export interface ThreadLimits {
  * cancelled, failing whatever is still pending.
  */
 export class FileThread {
-  private readonly worker: Worker;
+  /** None when the page was cancelled or out of time before the thread would have started. */
+  private readonly worker: Worker | undefined;
   private readonly pending = new Map<number, { resolve: (value: JobResult) => void; reject: (err: Error) => void }>();
   private nextId = 0;
   private failure: Error | undefined;
@@ -46,12 +47,13 @@ export class FileThread {
     private readonly limits: ThreadLimits,
     outOfTime: () => Error,
   ) {
-    this.worker = new Worker(THREAD_BOOT, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     this.timer = setTimeout(() => this.fail(outOfTime()), Math.max(0, limits.deadline - Date.now()));
     this.onAbort = () => this.fail(cancelled(limits.signal));
-    limits.signal.addEventListener('abort', this.onAbort, { once: true });
     if (limits.signal.aborted) this.fail(cancelled(limits.signal));
     else if (Date.now() >= limits.deadline) this.fail(outOfTime());
+    if (this.failure) return;
+    limits.signal.addEventListener('abort', this.onAbort, { once: true });
+    this.worker = new Worker(THREAD_BOOT, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     this.worker.on('message', ({ id, result, error }: { id: number; result?: JobResult; error?: FileFailure }) => {
       const request = this.pending.get(id);
       this.pending.delete(id);
@@ -67,7 +69,7 @@ export class FileThread {
     const id = this.nextId++;
     return new Promise<JobResult<J>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: JobResult) => void, reject });
-      this.worker.postMessage({ id, job }, transfer);
+      this.worker!.postMessage({ id, job }, transfer);
     });
   }
 
@@ -80,7 +82,7 @@ export class FileThread {
     this.failure = err;
     clearTimeout(this.timer);
     this.limits.signal.removeEventListener('abort', this.onAbort);
-    void this.worker.terminate();
+    void this.worker?.terminate();
     for (const { reject } of this.pending.values()) reject(err);
     this.pending.clear();
   }

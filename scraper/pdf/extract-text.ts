@@ -8,6 +8,7 @@
  */
 import { NonRetryablePageError } from '../../lib/errors.js';
 import { FileThread } from '../files/isolated.js';
+import { imageSize } from '../files/image-size.js';
 import { recognizeImage, recognizeParagraphs } from '../files/ocr.js';
 import { ocrLayout, type PageLayout } from './layout.js';
 
@@ -65,7 +66,7 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
         const image = Buffer.from(await thread.request({ type: 'render', pageNumber: n }));
         if (limits.boxes) {
           const { text, paragraphs } = await recognizeParagraphs(image, limits);
-          layouts.push(ocrLayout(text, layout, { paragraphs, image: pngSize(image) }));
+          layouts.push(ocrLayout(text, layout, { paragraphs, image: imageSize(image)! }));
         } else layouts.push(ocrLayout(await recognizeImage(image, limits), layout));
         ocrPages++;
       } else layouts.push(layout);
@@ -74,11 +75,6 @@ export async function extractPdfText(data: Buffer, limits: PdfLimits): Promise<P
   } finally {
     thread.close();
   }
-}
-
-/** A PNG's size, from its header (pdf-thread.ts writes PNGs). */
-function pngSize(png: Buffer): { width: number; height: number } {
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 /** `pages` is unknown when the time ran out before the file was open. */

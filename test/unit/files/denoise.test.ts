@@ -1,7 +1,8 @@
 /** Speckle removal before OCR: a 3×3 median on grey. */
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
-import { denoiseForOcr, imageSize, medianGrey } from '../../../scraper/files/denoise.js';
+import { denoiseForOcr, medianGrey } from '../../../scraper/files/denoise.js';
+import { imageSize } from '../../../scraper/files/image-size.js';
 
 /** An RGBA image from a grid of grey values. */
 function rgba(rows: number[][]): Uint8Array {
