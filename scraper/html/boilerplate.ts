@@ -34,8 +34,8 @@ const CREDIT_LINE =
  * …", "Mehr zum Thema"), a heading that opens a block of them, or a block of links of any length
  * that opens with one.
  */
-const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
+export const RELATED_LABEL =
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might)( also)? like|lea (también|más)|lea:|vea también|ver también|(también )?te puede interesar|(artículos|noticias|entradas) relacionad[ao]s|você (também )?pode gostar|(leia|veja) também|(posts|artigos|notícias|matérias) relacionad[ao]s|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|ähnliche artikel|à lire aussi|lire aussi|articles similaires|vous aimerez aussi|leggi anche|articoli correlati|(ti )?potrebbe interessarti)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
 /**
  * Not in Readability: the wire services' and newspapers' staff credit ("Reporting by …; Editing by

@@ -5,7 +5,7 @@
  */
 import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
-import { isTeaserList } from './teaser-list.js';
+import { isListOfOtherPosts } from './teaser-list.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
 
 /** What the scorer knows of the page, as the cleaning pass reads it. */
@@ -117,7 +117,7 @@ class Cleaner {
       if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
-    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el, (e) => this.page.stats(e))) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isListOfOtherPosts(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);

@@ -170,3 +170,25 @@ describe('table-bodied posts', () => {
     expect(markdown).not.toContain('Membership costs');
   });
 });
+
+describe('blocks of other posts announced by their heading', () => {
+  const teaser = (i: number) =>
+    `Teaser ${i}: another long post from the archive about printing at home, cut off after its first few sentences so that readers click through to the rest of it, which is how the site counts its readers and sells its advertising …`;
+  const cards = () =>
+    [1, 2, 3, 4].map((i) => `<article class="box post-${i}"><a href="/post-${i}"><img src="/p${i}.jpg"></a><p>${teaser(i)}</p><p><a href="/share?p=${i}">Share</a></p></article>`).join('');
+
+  it('leaves out a block opened by a "you may like" heading, even when it outweighs the post', () => {
+    for (const heading of ['You may like...', 'Você pode gostar...', 'Te puede interesar']) {
+      const post = `<article class="box"><h1>LED safelights in the darkroom</h1>${POST.map((p) => `<p>${p}</p>`).join('')}</article>`;
+      const markdown = markdownOf(page(`<div id="primary">${post}<div class="box"><h3>${heading}</h3>${cards()}</div></div>`));
+      for (const p of POST) expect(markdown).toContain(p);
+      expect(markdown).not.toContain('Teaser');
+    }
+  });
+
+  it('keeps a section headed "Related work" whose items are the article\'s own paragraphs', () => {
+    const related = [1, 2, 3].map((i) => `<p>Related study ${i}: an earlier survey of darkroom lighting, <a href="/ref${i}">published in 1998</a>, measured the fogging of ortho papers under LED and sodium lamps and found the same threshold as this one.</p>`).join('');
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1>${POST.map((p) => `<p>${p}</p>`).join('')}<section><h2>Related work</h2>${related}</section></article>`));
+    expect(markdown).toContain('Related study 3');
+  });
+});
