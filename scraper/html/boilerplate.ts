@@ -63,6 +63,12 @@ const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|te
  */
 const SHARE_PROMPT = /^(share|teile|partager|compartir|condividi)(?!\p{L})[^.!?]{0,60}:$|(?<!\p{L})(share|teilen|partager|compartir|condividere)(\/\p{L}+)?:$/iu;
 const MAX_PROMPT_TEXT = 80;
+/**
+ * A script's show-more/show-less control ("... more", "less", "Read more" on a link to nowhere):
+ * it expands a caption or a summary in place, and is no word of it.
+ */
+const TOGGLE_LABEL = /^(?:(?:\.\.\.|…)\s*)?(?:(?:read|show|see) )?(?:more|less)$/iu;
+const NOWHERE = /^(?:#?|javascript:.*)$/i;
 /** Comment-section prompts and states, and a lone credit label. */
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
@@ -164,6 +170,7 @@ export function isBoilerplateInContent(el: Element, figures: ContentPlace, text:
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (CREDIT_LINE.test(words) || isStaffCredit(words.trim())) return true;
+  if ((el.name === 'a' || el.name === 'button') && NOWHERE.test(el.attribs.href ?? '') && TOGGLE_LABEL.test(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
   if (figures.text < MAX_LABEL_TEXT) {

@@ -4,6 +4,7 @@
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
 import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { BlockCopies, MAX_COPY_TEXT } from './block-copies.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
 import { isListOfOtherPosts } from './teaser-list.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
@@ -41,6 +42,7 @@ export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredP
 class Cleaner {
   /** Text length of the chosen content before cleaning. */
   private contentText = 0;
+  private readonly copies = new BlockCopies();
 
   constructor(private readonly page: ScoredPage) {}
 
@@ -119,8 +121,16 @@ class Cleaner {
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
     if (!isRoot && !stats.hasPre && !stats.hasDataTable && isListOfOtherPosts(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats, context)) return true;
+    if (this.isCopy(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);
+  }
+
+  /** Innermost blocks only (a wrapper's text is its block's), outside code and data tables. */
+  private isCopy(el: Element, stats: Stats, context: number): boolean {
+    if (PHRASING_TAGS.has(el.name) || (context & (IN_CODE | IN_DATA_TABLE)) !== 0 || stats.text > MAX_COPY_TEXT) return false;
+    if (el.children.some((child) => isTag(child) && !PHRASING_TAGS.has(child.name))) return false;
+    return this.copies.isCopy(textContent(el));
   }
 
   private isCaptionOrRelated(el: Element, stats: Stats, context: number): boolean {

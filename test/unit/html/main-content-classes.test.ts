@@ -192,3 +192,16 @@ describe('blocks of other posts announced by their heading', () => {
     expect(markdown).toContain('Related study 3');
   });
 });
+
+describe('copies of a block the page shows by script', () => {
+  const CAPTION = 'The new LED strip above the enlarger, photographed with the room lights off and a sheet of ortho paper on the baseboard.';
+
+  it('keeps one copy of a caption repeated in full, truncated behind a "more" toggle, and again in a gallery panel', () => {
+    const shown = `<div class="caption-full">${CAPTION}<a class="toggle"> less</a></div><div class="caption-truncated">${CAPTION.slice(0, 100)}<a class="toggle"> ... more</a></div>`;
+    const gallery = `<ul class="gallery"><li><img src="/strip.jpg" alt="LED strip"><div class="cap">${shown}</div></li></ul><div class="panel"><div class="remote">${shown}</div></div>`;
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1>${gallery}${POST.map((p) => `<p>${p}</p>`).join('')}</article>`));
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
+    expect(markdown).not.toMatch(/\b(less|more)\s*$/m);
+  });
+});
