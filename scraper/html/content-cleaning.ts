@@ -99,7 +99,8 @@ class Cleaner {
       const prose: Element | undefined = children[i];
       parent = prose && WRAPPERS.has(prose.name) ? prose : undefined;
     }
-    if (trimmed.length > MAX_TAIL_BLOCKS) {
+    // Links to other pages come in lists of any length; only the run of plain short lines is capped.
+    if (trimmed.filter((block) => (this.page.stats(block)?.linkDensity ?? 0) <= 0.5).length > MAX_TAIL_BLOCKS) {
       for (const block of trimmed) skip.delete(block);
       return cleaned;
     }

@@ -253,6 +253,13 @@ describe("the article's tail", () => {
     expect(markdown).toContain('Line 12 of the results');
   });
 
+  it('drops a longer run of lines that are each a link to another story, as a run of plain short lines is not', () => {
+    const stories = ['Ferry timetable changes', 'New cycle lanes planned', 'Tram depot becomes a market', 'Sea wall repairs approved', 'Night buses return', 'Lighthouse opens again'];
+    const markdown = markdownOf(article(`<p>${CLOSING}</p>${stories.map((s, i) => `<p><a href="/story-${i}">${s}</a></p>`).join('')}`));
+    expect(markdown).toContain(CLOSING);
+    for (const s of stories) expect(markdown).not.toContain(s);
+  });
+
   it('keeps footnotes that end in their link back to the text', () => {
     const markdown = markdownOf(
       article(`<section class="footnotes" role="doc-endnotes"><hr><ol>
