@@ -102,6 +102,14 @@ const MAX_TAIL_LINE = 100;
 const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
 /** A footnote ends in its link back to the text ("↩", "↑", "^"), after its sentence's stop. */
 const BACKLINK = /\s*[↩↑⤴^]\uFE0E?$/u;
+/**
+ * At the article's end, a call to the reader (follow the author, subscribe, sign up, send a tip,
+ * get the app) is the site's, not the article's, even written as a sentence: a sentence that opens
+ * with the imperative, or that gives the author's address. Human-marked bodies leave it out.
+ */
+const CALL_TO_ACTION =
+  /(?:^|[.!?:]\s+)(?:follow (?:us|him|her|me|them)\b|sign up\b|subscribe\b|join our\b|click here\b|(?:download|get) (?:the|our)\b[^.!?]{0,40}\bapp\b|have a (?:news )?tip\b)|\b(?:may|can) be reached at\b/iu;
+const MAX_CALL_TEXT = 300;
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */
 export const MAX_TAIL_SHARE = 0.25;
 /**
@@ -137,10 +145,11 @@ export function isNamedBoilerplate(named: string, figures: ElementFigures, conte
 
 /**
  * A block with nothing but boilerplate after it in the article: a link list, a heading that opens
- * nothing, or a short line that does not end as a sentence does.
+ * nothing, a call to the reader, or a short line that does not end as a sentence does.
  */
 export function isArticleTail(el: Element, figures: ElementFigures, text: () => string): boolean {
   if (figures.linkDensity > 0.5 || /^h[1-6]$/.test(el.name)) return true;
+  if (figures.text < MAX_CALL_TEXT && !LISTS.has(el.name) && CALL_TO_ACTION.test(text())) return true;
   // A short list (steps, ingredients, sources) ends without punctuation as prose does not.
   return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text().replace(BACKLINK, ''));
 }

@@ -260,6 +260,24 @@ describe("the article's tail", () => {
     for (const s of stories) expect(markdown).not.toContain(s);
   });
 
+  it('drops calls to follow, subscribe or send tips after the last paragraph, though they are sentences', () => {
+    const prompts = [
+      '<p><em>Have a tip? Jane Doe may be reached at <a href="mailto:jane@example.com">jane@example.com</a>. Follow her on Twitter <a href="https://twitter.com/janedoe">@janedoe</a>.</em></p>',
+      '<p>There is plenty more where that came from. Sign up for <a href="/newsletter">The Harbour Daily</a> to get the free newsletter in your inbox.</p>',
+      '<p>Follow us on <a href="/fb">Facebook</a> and <a href="/tw">Twitter</a>, and join our forums to keep talking about the city.</p>',
+    ];
+    // Twice the paragraphs: the tail may take at most a quarter of the article.
+    const markdown = markdownOf(article(`${paragraphs(0)}<p>${CLOSING}</p>${prompts.join('')}`));
+    expect(markdown).toContain(CLOSING);
+    for (const gone of ['Have a tip', 'Sign up for', 'Follow us']) expect(markdown).not.toContain(gone);
+  });
+
+  it('keeps a last paragraph that only mentions following or subscribing', () => {
+    const last = 'Commuters can follow the works on the council website, where the engineers post a short update every Friday, and subscribe to alerts about lane closures.';
+    const markdown = markdownOf(article(`<p>${last}</p>`));
+    expect(markdown).toContain(last);
+  });
+
   it('keeps footnotes that end in their link back to the text', () => {
     const markdown = markdownOf(
       article(`<section class="footnotes" role="doc-endnotes"><hr><ol>
