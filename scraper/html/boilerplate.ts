@@ -5,7 +5,7 @@
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
 import { isDateLine, MAX_DATE_LINE } from './date-line.js';
-import { classAndId, hasClassOrId, type Element } from './dom.js';
+import { classAndId, hasClassOrId, isTag, type Element } from './dom.js';
 
 /**
  * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
@@ -35,7 +35,7 @@ const CREDIT_LINE =
  * that opens with one.
  */
 export const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might)( also)? like|lea (también|más)|lea:|vea también|ver también|(también )?te puede interesar|(artículos|noticias|entradas) relacionad[ao]s|você (também )?pode gostar|(leia|veja) também|(posts|artigos|notícias|matérias) relacionad[ao]s|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|ähnliche artikel|à lire aussi|lire aussi|articles similaires|vous aimerez aussi|leggi anche|articoli correlati|(ti )?potrebbe interessarti)(?![\p{L}\p{N}])/iu;
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|don'?t miss|you (may|might)( also)? like|lea (también|más)|lea:|vea también|ver también|(también )?te puede interesar|(artículos|noticias|entradas) relacionad[ao]s|você (também )?pode gostar|(leia|veja) também|(posts|artigos|notícias|matérias) relacionad[ao]s|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|ähnliche artikel|à lire aussi|lire aussi|articles similaires|vous aimerez aussi|leggi anche|articoli correlati|(ti )?potrebbe interessarti)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
 /**
  * Not in Readability: the wire services' and newspapers' staff credit ("Reporting by …; Editing by
@@ -110,6 +110,33 @@ const BACKLINK = /\s*[↩↑⤴^]\uFE0E?$/u;
 const CALL_TO_ACTION =
   /(?:^|[.!?:]\s+)(?:follow (?:us|him|her|me|them)\b|sign up\b|subscribe\b|join our\b|click here\b|(?:download|get) (?:the|our)\b[^.!?]{0,40}\bapp\b|have a (?:news )?tip\b)|\b(?:may|can) be reached at\b/iu;
 const MAX_CALL_TEXT = 300;
+/**
+ * A line in capitals that is all link is a promotion of another story or of the site's app ("CLICK
+ * HERE TO GET THE NEWS APP", "STAR OPENS UP ABOUT HEALTH CONDITION") inserted between the
+ * story's paragraphs: articles do not shout their own sentences. A line, not a link inside one;
+ * ten capitals at least, so an acronym stays.
+ */
+const MIN_SHOUTED_LETTERS = 10;
+const MAX_PROMO_TEXT = 200;
+const PROMO_LINK_DENSITY = 0.9;
+
+function isShoutedLink(words: string, figures: ElementFigures): boolean {
+  if (figures.linkDensity < PROMO_LINK_DENSITY || figures.text > MAX_PROMO_TEXT) return false;
+  return !/\p{Ll}/u.test(words) && (words.match(/\p{Lu}/gu)?.length ?? 0) >= MIN_SHOUTED_LETTERS;
+}
+
+/** The element interrupts prose: a paragraph on either side (a promotion inserted in the story). */
+function isBetweenParagraphs(el: Element): boolean {
+  const before = el.prev && sibling(el, 'prev');
+  const after = el.next && sibling(el, 'next');
+  return before?.name === 'p' && after?.name === 'p';
+}
+
+function sibling(el: Element, side: 'prev' | 'next'): Element | undefined {
+  for (let node = el[side]; node; node = node[side]) if (isTag(node)) return node;
+  return undefined;
+}
+
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */
 export const MAX_TAIL_SHARE = 0.25;
 /**
@@ -182,6 +209,7 @@ export function isBoilerplateInContent(el: Element, figures: ContentPlace, text:
   if ((el.name === 'a' || el.name === 'button') && NOWHERE.test(el.attribs.href ?? '') && TOGGLE_LABEL.test(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
+  if (el.name === 'p' && isShoutedLink(words, figures) && isBetweenParagraphs(el)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;

@@ -96,6 +96,25 @@ describe('links to other articles', () => {
     expect(markdown).toContain(PARAGRAPHS[3]);
   });
 
+  it('drops promo lines in capitals that are all link between the story\'s paragraphs, and "Don\'t miss" link lines', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p><strong><a href="/x">FERRY STRIKE: CREWS VOTE TO WALK OUT OVER THE SUMMER TIMETABLE</a></strong></p>
+        ${paragraphs(2, 3)}<p><strong>DON'T MISS</strong> <a href="/z">Night buses return to the airport route</a></p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('FERRY STRIKE');
+    expect(markdown).not.toContain('Night buses');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('keeps a link in capitals that is only part of its line, a short acronym link, and one that opens the article', () => {
+    const markdown = markdownOf(
+      page(`<p><a href="/results">CLICK FOR THE FULL REGATTA RESULTS</a></p>${paragraphs(0, 3)}<p>The <a href="/nhs">NHS TRUST FOR THE HARBOUR DISTRICT</a> has opened a clinic on the south pier, near the new ferry terminal.</p><p><a href="/un">UNESCO</a></p>${paragraphs(3)}`),
+    );
+    expect(markdown).toContain('FULL REGATTA RESULTS');
+    expect(markdown).toContain('NHS TRUST');
+    expect(markdown).toContain('UNESCO');
+  });
+
   it('drops a list of links of any length that opens with a "Read more" label', () => {
     const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
     const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
