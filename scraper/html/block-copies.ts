@@ -2,8 +2,12 @@
  * Copies of a block the page shows by script: a caption in full and again cut short behind a
  * "… more" toggle, or the same caption again in a gallery's control panel. A reader sees one; the
  * markup holds them all. The first full copy stays; a later block that ends in such a toggle or
- * an ellipsis, and whose words are an earlier block's or the start of them, is left out.
+ * an ellipsis, and whose words are an earlier block's or the start of them, is left out; so is a
+ * block right after its twin, named otherwise, with the same words (`caption-full` and
+ * `caption-truncated` when the caption was short enough to need no cut).
  */
+
+import { isTag, textContent, type Element } from './dom.js';
 
 /** Shorter blocks repeat by nature (a heading, a label, a cell); these are sentences. */
 const MIN_COPY_TEXT = 80;
@@ -23,7 +27,7 @@ export class BlockCopies {
    * may well say the same thing twice.
    */
   isCopy(text: string): boolean {
-    const words = text.replace(/\s+/g, ' ').trim();
+    const words = normalized(text);
     const whole = words.replace(TOGGLE_END, '');
     const cut = whole.replace(ELLIPSIS_END, '');
     if (cut.length < MIN_COPY_TEXT) return false;
@@ -32,4 +36,19 @@ export class BlockCopies {
     this.shown.push(whole);
     return false;
   }
+}
+
+/** `el` says what the block just before it says, under another name: two renditions of one block. */
+export function isRenditionOfPrevious(el: Element): boolean {
+  const name = el.attribs.class;
+  if (!name) return false;
+  let previous = el.prev;
+  while (previous && !isTag(previous)) previous = previous.prev;
+  if (!previous || !isTag(previous) || !previous.attribs.class || previous.attribs.class === name || previous.name !== el.name) return false;
+  const words = normalized(textContent(el));
+  return words.length >= MIN_COPY_TEXT && normalized(textContent(previous)) === words;
+}
+
+function normalized(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

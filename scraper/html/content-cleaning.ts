@@ -4,7 +4,7 @@
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
 import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
-import { BlockCopies, MAX_COPY_TEXT } from './block-copies.js';
+import { BlockCopies, isRenditionOfPrevious, MAX_COPY_TEXT } from './block-copies.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
 import { isListOfOtherPosts } from './teaser-list.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
@@ -131,7 +131,7 @@ class Cleaner {
   private isCopy(el: Element, stats: Stats, context: number): boolean {
     if (PHRASING_TAGS.has(el.name) || (context & (IN_CODE | IN_DATA_TABLE)) !== 0 || stats.text > MAX_COPY_TEXT) return false;
     if (el.children.some((child) => isTag(child) && !PHRASING_TAGS.has(child.name))) return false;
-    return this.copies.isCopy(textContent(el));
+    return isRenditionOfPrevious(el) || this.copies.isCopy(textContent(el));
   }
 
   private isCaptionOrRelated(el: Element, stats: Stats, context: number): boolean {

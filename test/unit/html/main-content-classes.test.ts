@@ -204,4 +204,10 @@ describe('copies of a block the page shows by script', () => {
     expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
     expect(markdown).not.toMatch(/\b(less|more)\s*$/m);
   });
+
+  it('keeps one of two renditions of a short caption shown one after the other under different names', () => {
+    const twins = `<div class="caption-full">${CAPTION}</div><div class="caption-truncated">${CAPTION}</div>`;
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1><figure><img src="/strip.jpg">${twins}</figure>${POST.map((p) => `<p>${p}</p>`).join('')}</article>`));
+    expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
+  });
 });
