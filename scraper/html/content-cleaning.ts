@@ -27,6 +27,8 @@ const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 /** Wrappers the tail is looked for inside of, when the article's last block is one. */
 const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
+/** A block holding this share of the content's paragraphs is the article's wrapper. */
+const MOST_PARAGRAPHS = 0.5;
 const IN_CODE = 1;
 const IN_DATA_TABLE = 2;
 const IN_FIGURE = 4;
@@ -42,6 +44,8 @@ export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredP
 class Cleaner {
   /** Text length of the chosen content before cleaning. */
   private contentText = 0;
+  /** Paragraphs of the chosen content before cleaning. */
+  private contentParagraphs = 0;
   private readonly copies = new BlockCopies();
 
   constructor(private readonly page: ScoredPage) {}
@@ -49,7 +53,10 @@ class Cleaner {
   clean(roots: Element[], skip: Set<AnyNode>): Element[] {
     const cleaned: Element[] = [];
     const rootSet = new Set(roots);
-    for (const root of roots) this.contentText += this.page.stats(root)?.text ?? 0;
+    for (const root of roots) {
+      this.contentText += this.page.stats(root)?.text ?? 0;
+      this.contentParagraphs += this.page.stats(root)?.p ?? 0;
+    }
     const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
     while (stack.length > 0) {
       const [el, context] = stack.pop() as [Element, number];
@@ -149,6 +156,9 @@ class Cleaner {
     if (el.name === 'table' && this.page.isDataTable(el)) return false;
     // Tables and code must survive: never drop a block that holds one.
     if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
+    // Most of the content's paragraphs: the article's own wrapper, whatever link lists and share
+    // buttons sit beside them in it; those are judged on their own inside it.
+    if (stats.p > 0 && stats.p >= this.contentParagraphs * MOST_PARAGRAPHS) return false;
     const weight = this.page.classWeight(el);
     if (weight < 0) return true;
     if (stats.commas >= 10) return false;

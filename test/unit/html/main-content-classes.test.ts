@@ -211,3 +211,18 @@ describe('copies of a block the page shows by script', () => {
     expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
   });
 });
+
+describe('the article\'s wrapper beside link lists and share buttons', () => {
+  it('keeps the paragraphs of a wrapper that also holds share icons and a list of other stories, and drops those', () => {
+    const icons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `<img src="/icon-${i}.png">`).join('');
+    const stories = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `<li><a href="/story-${i}">Another story number ${i} from the same section of the site</a></li>`).join('');
+    const wrapper = `<div class="clearfix"><div class="by">By Jane Doe</div>${POST.map((p) => `<p>${p}</p>`).join('')}<div class="bar">${icons}</div><div class="more"><h3>More from the section</h3><ul>${stories}</ul></div></div>`;
+    // The photo's caption and the standfirst sit outside the wrapper: the scorer picks the story around both.
+    const photo = '<div class="image"><p>The new strip above the enlarger, with the room lights off, a sheet of ortho paper on the baseboard, and a coin on the paper, as in the usual safelight test.</p></div>';
+    const standfirst = '<div class="standfirst"><p>Cheap, bright, and, as it turns out, safe for most papers, though not all of them, so test yours before you throw the old bulbs away.</p></div>';
+    const markdown = markdownOf(page(`<div id="main"><div class="story"><h1>LED safelights in the darkroom</h1>${photo}${standfirst}<div class="tools">${icons}</div>${wrapper}</div></div>`));
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Another story number');
+    expect(markdown).not.toContain('icon-1.png');
+  });
+});
