@@ -5,7 +5,7 @@
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
 import { isDateLine, MAX_DATE_LINE } from './date-line.js';
-import { classAndId, hasClassOrId, isTag, type Element } from './dom.js';
+import { classAndId, hasClassOrId, isTag, textContent, type Element } from './dom.js';
 
 /**
  * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
@@ -135,6 +135,18 @@ function isBetweenParagraphs(el: Element): boolean {
 function sibling(el: Element, side: 'prev' | 'next'): Element | undefined {
   for (let node = el[side]; node; node = node[side]) if (isTag(node)) return node;
   return undefined;
+}
+
+/**
+ * Links announced by the block right before them: a "Related links" heading or a "Don't miss"
+ * label, and then the list or the line of links it announces, wherever it sits in the article.
+ */
+export function isAnnouncedLinks(el: Element, figures: ElementFigures): boolean {
+  if (figures.linkDensity <= 0.5) return false;
+  const before = sibling(el, 'prev');
+  if (!before) return false;
+  const label = textContent(before).trim().replace(LABEL_PUNCTUATION, '');
+  return label.length > 0 && label.length < MAX_LABEL_TEXT && RELATED_LABEL.test(label);
 }
 
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */

@@ -3,7 +3,7 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isAnnouncedLinks, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import { BlockCopies, isRenditionOfPrevious, MAX_COPY_TEXT } from './block-copies.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
 import { isListOfOtherPosts } from './teaser-list.js';
@@ -27,6 +27,8 @@ const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 /** Wrappers the tail is looked for inside of, when the article's last block is one. */
 const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
+/** What a "Related" heading or a "Don't miss" label announces: a list or a line of links, not a linked headline. */
+const LINK_BLOCKS = new Set(['ul', 'ol', 'p', 'div']);
 /** A block holding this share of the content's paragraphs is the article's wrapper. */
 const MOST_PARAGRAPHS = 0.5;
 const IN_CODE = 1;
@@ -129,6 +131,7 @@ class Cleaner {
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
     if (!isRoot && !stats.hasPre && !stats.hasDataTable && isListOfOtherPosts(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats, context)) return true;
+    if (!isRoot && LINK_BLOCKS.has(el.name) && !stats.hasPre && !stats.hasDataTable && isAnnouncedLinks(el, stats)) return true;
     if (this.isCopy(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);

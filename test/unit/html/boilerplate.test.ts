@@ -115,6 +115,21 @@ describe('links to other articles', () => {
     expect(markdown).toContain('UNESCO');
   });
 
+  it('drops the links that a "Related" heading or a "Don\'t miss" label right before them announces', () => {
+    const markdown = markdownOf(
+      between(`<h3>Related links</h3><ul><li><a href="/a">Port authority website</a></li></ul>
+        <p><strong>DON'T MISS</strong></p><p><a href="/b">Ferry strike called off</a> [VIDEO]<br><a href="/c">Sea wall repairs approved by the council</a> [INSIGHT]</p>`),
+    );
+    expect(markdown).not.toContain('Port authority');
+    expect(markdown).not.toContain('Ferry strike');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('keeps a list of links after a heading that does not announce other stories', () => {
+    const markdown = markdownOf(between(`<h3>Where to park</h3><ul><li><a href="/a">North car park</a></li><li><a href="/b">Ferry terminal car park</a></li></ul>`));
+    expect(markdown).toContain('North car park');
+  });
+
   it('drops a list of links of any length that opens with a "Read more" label', () => {
     const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
     const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
