@@ -5,7 +5,7 @@
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
 import { isDateLine, MAX_DATE_LINE } from './date-line.js';
-import { classAndId, hasClassOrId, isTag, textContent, type Element } from './dom.js';
+import { classAndId, hasClassOrId, isTag, textContent, walkElements, type Element } from './dom.js';
 
 /**
  * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
@@ -147,6 +147,24 @@ export function isAnnouncedLinks(el: Element, figures: ElementFigures): boolean 
   if (!before) return false;
   const label = textContent(before).trim().replace(LABEL_PUNCTUATION, '');
   return label.length > 0 && label.length < MAX_LABEL_TEXT && RELATED_LABEL.test(label);
+}
+
+/**
+ * Links marked `rel="tag"` (HTML's keyword for a tag page; WordPress and Blogger mark theirs so)
+ * are the post's tag or category list, not its words, when they carry most of a block's links.
+ */
+export function isTagList(el: Element, figures: ElementFigures): boolean {
+  if (figures.linkDensity <= 0.5) return false;
+  let tagged = 0;
+  let all = 0;
+  walkElements(el, (node) => {
+    if (node.name !== 'a') return true;
+    const length = textContent(node).trim().length;
+    all += length;
+    if (/(?:^|\s)tag(?:\s|$)/i.test(node.attribs.rel ?? '')) tagged += length;
+    return false;
+  });
+  return all > 0 && tagged / all > 0.5;
 }
 
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */

@@ -3,7 +3,7 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isAnnouncedLinks, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isAnnouncedLinks, isArticleTail, isTagList, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
 import { BlockCopies, isRenditionOfPrevious, MAX_COPY_TEXT } from './block-copies.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
 import { isListOfOtherPosts } from './teaser-list.js';
@@ -132,6 +132,7 @@ class Cleaner {
     if (!isRoot && !stats.hasPre && !stats.hasDataTable && isListOfOtherPosts(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats, context)) return true;
     if (!isRoot && LINK_BLOCKS.has(el.name) && !stats.hasPre && !stats.hasDataTable && isAnnouncedLinks(el, stats)) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTagList(el, stats)) return true;
     if (this.isCopy(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);

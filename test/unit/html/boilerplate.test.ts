@@ -130,6 +130,14 @@ describe('links to other articles', () => {
     expect(markdown).toContain('North car park');
   });
 
+  it('drops a line of tag links (rel="tag") of any length, and keeps a line of ordinary links', () => {
+    const tags = ['harbour bridge', 'bridge repairs', 'city council', 'commuters', 'detour buses', 'south pier', 'cables', 'deck', 'inspection', 'budget', 'transport', 'ferries'];
+    const markdown = markdownOf(between(`<p><strong>Tags</strong><br>${tags.map((t) => `<a href="/tag/${t.replace(' ', '-')}" rel="tag">${t}</a>`).join(', ')}</p><p><a href="/timetable">Ferry timetable</a>, <a href="/fares">fares</a></p>`));
+    expect(markdown).not.toContain('transport');
+    expect(markdown).toContain('Ferry timetable');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
   it('drops a list of links of any length that opens with a "Read more" label', () => {
     const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
     const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
