@@ -70,8 +70,9 @@ export function fidelity(matches: readonly Match[]): Fidelity {
 export function markdownText(markdown: string): string {
   // Code (fenced blocks and inline spans) is kept as written: `_start` is a word there, not emphasis.
   return markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    // A target's brackets may be escaped (`focal\(0x0\)`): an escape is one character of it.
+    .replace(/!\[[^\]]*\]\((?:\\.|[^)\\])*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\((?:\\.|[^()\\]|\([^)]*\))*\)/g, '$1')
     .split(/(^```[^]*?^```.*$|`[^`\n]+`)/m)
     .map((part, i) => (i % 2 === 1 ? codeText(part) : proseText(part)))
     .join('');

@@ -5,7 +5,7 @@
  * not in Readability; human-marked article bodies leave all of them out (see the fidelity bench).
  */
 import { isDateLine, MAX_DATE_LINE } from './date-line.js';
-import { classAndId, hasClassOrId, type Element } from './dom.js';
+import { classAndId, hasClassOrId, isTag, textContent, walkElements, type Element } from './dom.js';
 
 /**
  * Not in Readability, whose `-ad-` needs hyphens on both sides: whole class/id tokens that name an
@@ -34,8 +34,8 @@ const CREDIT_LINE =
  * …", "Mehr zum Thema"), a heading that opens a block of them, or a block of links of any length
  * that opens with one.
  */
-const RELATED_LABEL =
-  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|you (may|might) also like|lea (también|más)|lea:|vea también|ver también|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|à lire aussi|lire aussi|leggi anche)(?![\p{L}\p{N}])/iu;
+export const RELATED_LABEL =
+  /^(read (also|more|next)|see also|related( (stories|articles|posts|content|links))?|more (on this|stories|from)|recommended|don'?t miss|you (may|might)( also)? like|lea (también|más)|lea:|vea también|ver también|(también )?te puede interesar|(artículos|noticias|entradas) relacionad[ao]s|você (também )?pode gostar|(leia|veja) também|(posts|artigos|notícias|matérias) relacionad[ao]s|lesen sie (auch|mehr)|mehr (zum thema|themen|dazu)|das könnte sie auch|weitere artikel|ähnliche artikel|à lire aussi|lire aussi|articles similaires|vous aimerez aussi|leggi anche|articoli correlati|(ti )?potrebbe interessarti)(?![\p{L}\p{N}])/iu;
 const MAX_RELATED_TEXT = 250;
 /**
  * Not in Readability: the wire services' and newspapers' staff credit ("Reporting by …; Editing by
@@ -63,6 +63,12 @@ const SHARE_LABEL = /^(share( this( (article|story|post))?)?( on| via| with)?|te
  */
 const SHARE_PROMPT = /^(share|teile|partager|compartir|condividi)(?!\p{L})[^.!?]{0,60}:$|(?<!\p{L})(share|teilen|partager|compartir|condividere)(\/\p{L}+)?:$/iu;
 const MAX_PROMPT_TEXT = 80;
+/**
+ * A script's show-more/show-less control ("... more", "less", "Read more" on a link to nowhere):
+ * it expands a caption or a summary in place, and is no word of it.
+ */
+const TOGGLE_LABEL = /^(?:(?:\.\.\.|…)\s*)?(?:(?:read|show|see) )?(?:more|less)$/iu;
+const NOWHERE = /^(?:#?|javascript:.*)$/i;
 /** Comment-section prompts and states, and a lone credit label. */
 const META_LABEL =
   /^(comments? (are )?closed|kommentare (sind )?geschlossen|leave a (comment|reply)|kommentar (schreiben|hinterlassen)|no comments( yet)?|\d+ (comments?|kommentare)|credits?|photo|foto|bild)$/iu;
@@ -96,6 +102,71 @@ const MAX_TAIL_LINE = 100;
 const SENTENCE_END = /[.!?…:;"'”’»)\]。！？」』）]$/u;
 /** A footnote ends in its link back to the text ("↩", "↑", "^"), after its sentence's stop. */
 const BACKLINK = /\s*[↩↑⤴^]\uFE0E?$/u;
+/**
+ * At the article's end, a call to the reader (follow the author, subscribe, sign up, send a tip,
+ * get the app) is the site's, not the article's, even written as a sentence: a sentence that opens
+ * with the imperative, or that gives the author's address. Human-marked bodies leave it out.
+ */
+const CALL_TO_ACTION =
+  /(?:^|[.!?:]\s+)(?:follow (?:us|him|her|me|them)\b|sign up\b|subscribe\b|join our\b|click here\b|(?:download|get) (?:the|our)\b[^.!?]{0,40}\bapp\b|have a (?:news )?tip\b)|\b(?:may|can) be reached at\b/iu;
+const MAX_CALL_TEXT = 300;
+/**
+ * A line in capitals that is all link is a promotion of another story or of the site's app ("CLICK
+ * HERE TO GET THE NEWS APP", "STAR OPENS UP ABOUT HEALTH CONDITION") inserted between the
+ * story's paragraphs: articles do not shout their own sentences. A line, not a link inside one;
+ * ten capitals at least, so an acronym stays.
+ */
+const MIN_SHOUTED_LETTERS = 10;
+const MAX_PROMO_TEXT = 200;
+const PROMO_LINK_DENSITY = 0.9;
+
+function isShoutedLink(words: string, figures: ElementFigures): boolean {
+  if (figures.linkDensity < PROMO_LINK_DENSITY || figures.text > MAX_PROMO_TEXT) return false;
+  return !/\p{Ll}/u.test(words) && (words.match(/\p{Lu}/gu)?.length ?? 0) >= MIN_SHOUTED_LETTERS;
+}
+
+/** The element interrupts prose: a paragraph on either side (a promotion inserted in the story). */
+function isBetweenParagraphs(el: Element): boolean {
+  const before = el.prev && sibling(el, 'prev');
+  const after = el.next && sibling(el, 'next');
+  return before?.name === 'p' && after?.name === 'p';
+}
+
+function sibling(el: Element, side: 'prev' | 'next'): Element | undefined {
+  for (let node = el[side]; node; node = node[side]) if (isTag(node)) return node;
+  return undefined;
+}
+
+/**
+ * Links announced by the block right before them: a "Related links" heading or a "Don't miss"
+ * label, and then the list or the line of links it announces, wherever it sits in the article.
+ */
+export function isAnnouncedLinks(el: Element, figures: ElementFigures): boolean {
+  if (figures.linkDensity <= 0.5) return false;
+  const before = sibling(el, 'prev');
+  if (!before) return false;
+  const label = textContent(before).trim().replace(LABEL_PUNCTUATION, '');
+  return label.length > 0 && label.length < MAX_LABEL_TEXT && RELATED_LABEL.test(label);
+}
+
+/**
+ * Links marked `rel="tag"` (HTML's keyword for a tag page; WordPress and Blogger mark theirs so)
+ * are the post's tag or category list, not its words, when they carry most of a block's links.
+ */
+export function isTagList(el: Element, figures: ElementFigures): boolean {
+  if (figures.linkDensity <= 0.5) return false;
+  let tagged = 0;
+  let all = 0;
+  walkElements(el, (node) => {
+    if (node.name !== 'a') return true;
+    const length = textContent(node).trim().length;
+    all += length;
+    if (/(?:^|\s)tag(?:\s|$)/i.test(node.attribs.rel ?? '')) tagged += length;
+    return false;
+  });
+  return all > 0 && tagged / all > 0.5;
+}
+
 /** The tail is trimmed only while it stays this small a share of the content: more is the article. */
 export const MAX_TAIL_SHARE = 0.25;
 /**
@@ -131,10 +202,11 @@ export function isNamedBoilerplate(named: string, figures: ElementFigures, conte
 
 /**
  * A block with nothing but boilerplate after it in the article: a link list, a heading that opens
- * nothing, or a short line that does not end as a sentence does.
+ * nothing, a call to the reader, or a short line that does not end as a sentence does.
  */
 export function isArticleTail(el: Element, figures: ElementFigures, text: () => string): boolean {
   if (figures.linkDensity > 0.5 || /^h[1-6]$/.test(el.name)) return true;
+  if (figures.text < MAX_CALL_TEXT && !LISTS.has(el.name) && CALL_TO_ACTION.test(text())) return true;
   // A short list (steps, ingredients, sources) ends without punctuation as prose does not.
   return figures.text < MAX_TAIL_LINE && !LISTS.has(el.name) && !SENTENCE_END.test(text().replace(BACKLINK, ''));
 }
@@ -164,8 +236,10 @@ export function isBoilerplateInContent(el: Element, figures: ContentPlace, text:
   if (figures.text > MAX_CAPTION_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(text());
   const words = text();
   if (CREDIT_LINE.test(words) || isStaffCredit(words.trim())) return true;
+  if ((el.name === 'a' || el.name === 'button') && NOWHERE.test(el.attribs.href ?? '') && TOGGLE_LABEL.test(words.trim())) return true;
   if (figures.text > MAX_RELATED_TEXT) return figures.linkDensity > 0.5 && RELATED_LABEL.test(words);
   if (figures.text < MAX_PROMPT_TEXT && SHARE_PROMPT.test(words)) return true;
+  if (el.name === 'p' && isShoutedLink(words, figures) && isBetweenParagraphs(el)) return true;
   if (figures.text < MAX_LABEL_TEXT) {
     const label = words.replace(LABEL_PUNCTUATION, '');
     if ([SHARE_LABEL, AD_WORDS, LOADING_WORDS, RELATED_LABEL, META_LABEL, GALLERY_COUNTER, READING_TIME].some((re) => re.test(label))) return true;

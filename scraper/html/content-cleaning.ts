@@ -3,9 +3,10 @@
  * Readability's `_prepArticle` and `_cleanConditionally` decide it (plus the boilerplate rules of
  * boilerplate.ts), from the statistics the scoring pass gathered.
  */
-import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isArticleTail, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { AD_TOKEN, MAX_TAIL_BLOCKS, MAX_TAIL_SHARE, MIN_TAIL_ARTICLE_TEXT, isAdOrLoadingLabel, isAnnouncedLinks, isArticleTail, isTagList, isBoilerplateInContent, isNamedBoilerplate } from './boilerplate.js';
+import { BlockCopies, isRenditionOfPrevious, MAX_COPY_TEXT } from './block-copies.js';
 import { PHRASING_TAGS, type Stats } from './content-stats.js';
-import { isTeaserList } from './teaser-list.js';
+import { isListOfOtherPosts } from './teaser-list.js';
 import { classAndId, hasClassOrId, isTag, textContent, textOutside, type AnyNode, type Element, type ParentNode } from './dom.js';
 
 /** What the scorer knows of the page, as the cleaning pass reads it. */
@@ -26,6 +27,10 @@ const CONDITIONAL_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'div']);
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 /** Wrappers the tail is looked for inside of, when the article's last block is one. */
 const WRAPPERS = new Set(['div', 'section', 'article', 'main']);
+/** What a "Related" heading or a "Don't miss" label announces: a list or a line of links, not a linked headline. */
+const LINK_BLOCKS = new Set(['ul', 'ol', 'p', 'div']);
+/** A block holding this share of the content's paragraphs is the article's wrapper. */
+const MOST_PARAGRAPHS = 0.5;
 const IN_CODE = 1;
 const IN_DATA_TABLE = 2;
 const IN_FIGURE = 4;
@@ -41,13 +46,19 @@ export function cleanContent(roots: Element[], skip: Set<AnyNode>, page: ScoredP
 class Cleaner {
   /** Text length of the chosen content before cleaning. */
   private contentText = 0;
+  /** Paragraphs of the chosen content before cleaning. */
+  private contentParagraphs = 0;
+  private readonly copies = new BlockCopies();
 
   constructor(private readonly page: ScoredPage) {}
 
   clean(roots: Element[], skip: Set<AnyNode>): Element[] {
     const cleaned: Element[] = [];
     const rootSet = new Set(roots);
-    for (const root of roots) this.contentText += this.page.stats(root)?.text ?? 0;
+    for (const root of roots) {
+      this.contentText += this.page.stats(root)?.text ?? 0;
+      this.contentParagraphs += this.page.stats(root)?.p ?? 0;
+    }
     const stack: Array<[Element, number]> = roots.map((r) => [r, 0]).reverse() as Array<[Element, number]>;
     while (stack.length > 0) {
       const [el, context] = stack.pop() as [Element, number];
@@ -97,7 +108,8 @@ class Cleaner {
       const prose: Element | undefined = children[i];
       parent = prose && WRAPPERS.has(prose.name) ? prose : undefined;
     }
-    if (trimmed.length > MAX_TAIL_BLOCKS) {
+    // Links to other pages come in lists of any length; only the run of plain short lines is capped.
+    if (trimmed.filter((block) => (this.page.stats(block)?.linkDensity ?? 0) <= 0.5).length > MAX_TAIL_BLOCKS) {
       for (const block of trimmed) skip.delete(block);
       return cleaned;
     }
@@ -117,10 +129,20 @@ class Cleaner {
       if (!stats.hasPre && !stats.hasDataTable && isNamedBoilerplate(match, stats, this.contentText)) return true;
     }
     if ((el.name === 'h1' || el.name === 'h2') && this.page.classWeight(el) < 0) return true;
-    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTeaserList(el, (e) => this.page.stats(e))) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isListOfOtherPosts(el, (e) => this.page.stats(e))) return true;
     if (this.isCaptionOrRelated(el, stats, context)) return true;
+    if (!isRoot && LINK_BLOCKS.has(el.name) && !stats.hasPre && !stats.hasDataTable && isAnnouncedLinks(el, stats)) return true;
+    if (!isRoot && !stats.hasPre && !stats.hasDataTable && isTagList(el, stats)) return true;
+    if (this.isCopy(el, stats, context)) return true;
     if (!this.page.cleanConditionally || !CONDITIONAL_TAGS.has(el.name)) return false;
     return this.removeConditionally(el, stats, context);
+  }
+
+  /** Innermost blocks only (a wrapper's text is its block's), outside code and data tables. */
+  private isCopy(el: Element, stats: Stats, context: number): boolean {
+    if (PHRASING_TAGS.has(el.name) || (context & (IN_CODE | IN_DATA_TABLE)) !== 0 || stats.text > MAX_COPY_TEXT) return false;
+    if (el.children.some((child) => isTag(child) && !PHRASING_TAGS.has(child.name))) return false;
+    return isRenditionOfPrevious(el) || this.copies.isCopy(textContent(el));
   }
 
   private isCaptionOrRelated(el: Element, stats: Stats, context: number): boolean {
@@ -138,6 +160,9 @@ class Cleaner {
     if (el.name === 'table' && this.page.isDataTable(el)) return false;
     // Tables and code must survive: never drop a block that holds one.
     if (inDataTable || stats.hasDataTable || stats.hasPre) return false;
+    // Most of the content's paragraphs: the article's own wrapper, whatever link lists and share
+    // buttons sit beside them in it; those are judged on their own inside it.
+    if (stats.p > 0 && stats.p >= this.contentParagraphs * MOST_PARAGRAPHS) return false;
     const weight = this.page.classWeight(el);
     if (weight < 0) return true;
     if (stats.commas >= 10) return false;

@@ -12,7 +12,7 @@
  */
 import { AD_TOKEN } from './boilerplate.js';
 import { isSchemaComment } from './comment-blocks.js';
-import { isTeaserList } from './teaser-list.js';
+import { isListOfOtherPosts } from './teaser-list.js';
 import { postUnderTitle, titleHeading } from './title-anchor.js';
 import { cleanContent } from './content-cleaning.js';
 import { addText, computeIsDataTable, containsTag, newFrame, PHRASING_TAGS, type Frame, type Stats } from './content-stats.js';
@@ -434,7 +434,7 @@ class Scorer {
     return this.keptChildren(parent).filter((sibling) => {
       if (sibling === top) return true;
       // Cards of other stories beside the article score as well as it does, and are none of it.
-      if (isTeaserList(sibling, (e) => this.stats.get(e))) return false;
+      if (isListOfOtherPosts(sibling, (e) => this.stats.get(e))) return false;
       const bonus = topClass !== '' && sibling.attribs.class === topClass ? topScore * 0.2 : 0;
       const score = this.scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) return true;

@@ -28,6 +28,11 @@ describe('the fidelity scorer (article-extraction-benchmark definition)', () => 
     expect(tokenize(markdownText(md))).toEqual(['Title', 'See', 'the', 'docs', 'and', 'now', 'a', 'b', '1', '2', 'code_here']);
   });
 
+  it('leaves out link and image targets whose brackets are escaped (`focal\\(0x0\\)`)', () => {
+    const md = '![A map](https://cdn.example/f:focal\\(0x0:659x692\\):no_upscale\\(\\)/map_shot.png) and [the data](https://example.com/q\\)x) here';
+    expect(tokenize(markdownText(md))).toEqual(['and', 'the', 'data', 'here']);
+  });
+
   it('leaves list markers out, and code as written (`_start` is a word there, and a numbered line is code)', () => {
     const md = '1.  First step\n2.  Second\n    -   nested\n\nCall `_start` with *care*.\n\n```\n1. $_start\n```';
     expect(tokenize(markdownText(md))).toEqual(['First', 'step', 'Second', 'nested', 'Call', '_start', 'with', 'care', '1', '_start']);

@@ -96,6 +96,48 @@ describe('links to other articles', () => {
     expect(markdown).toContain(PARAGRAPHS[3]);
   });
 
+  it('drops promo lines in capitals that are all link between the story\'s paragraphs, and "Don\'t miss" link lines', () => {
+    const markdown = markdownOf(
+      page(`${paragraphs(0, 2)}<p><strong><a href="/x">FERRY STRIKE: CREWS VOTE TO WALK OUT OVER THE SUMMER TIMETABLE</a></strong></p>
+        ${paragraphs(2, 3)}<p><strong>DON'T MISS</strong> <a href="/z">Night buses return to the airport route</a></p>${paragraphs(3)}`),
+    );
+    expect(markdown).not.toContain('FERRY STRIKE');
+    expect(markdown).not.toContain('Night buses');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('keeps a link in capitals that is only part of its line, a short acronym link, and one that opens the article', () => {
+    const markdown = markdownOf(
+      page(`<p><a href="/results">CLICK FOR THE FULL REGATTA RESULTS</a></p>${paragraphs(0, 3)}<p>The <a href="/nhs">NHS TRUST FOR THE HARBOUR DISTRICT</a> has opened a clinic on the south pier, near the new ferry terminal.</p><p><a href="/un">UNESCO</a></p>${paragraphs(3)}`),
+    );
+    expect(markdown).toContain('FULL REGATTA RESULTS');
+    expect(markdown).toContain('NHS TRUST');
+    expect(markdown).toContain('UNESCO');
+  });
+
+  it('drops the links that a "Related" heading or a "Don\'t miss" label right before them announces', () => {
+    const markdown = markdownOf(
+      between(`<h3>Related links</h3><ul><li><a href="/a">Port authority website</a></li></ul>
+        <p><strong>DON'T MISS</strong></p><p><a href="/b">Ferry strike called off</a> [VIDEO]<br><a href="/c">Sea wall repairs approved by the council</a> [INSIGHT]</p>`),
+    );
+    expect(markdown).not.toContain('Port authority');
+    expect(markdown).not.toContain('Ferry strike');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
+  it('keeps a list of links after a heading that does not announce other stories', () => {
+    const markdown = markdownOf(between(`<h3>Where to park</h3><ul><li><a href="/a">North car park</a></li><li><a href="/b">Ferry terminal car park</a></li></ul>`));
+    expect(markdown).toContain('North car park');
+  });
+
+  it('drops a line of tag links (rel="tag") of any length, and keeps a line of ordinary links', () => {
+    const tags = ['harbour bridge', 'bridge repairs', 'city council', 'commuters', 'detour buses', 'south pier', 'cables', 'deck', 'inspection', 'budget', 'transport', 'ferries'];
+    const markdown = markdownOf(between(`<p><strong>Tags</strong><br>${tags.map((t) => `<a href="/tag/${t.replace(' ', '-')}" rel="tag">${t}</a>`).join(', ')}</p><p><a href="/timetable">Ferry timetable</a>, <a href="/fares">fares</a></p>`));
+    expect(markdown).not.toContain('transport');
+    expect(markdown).toContain('Ferry timetable');
+    expect(markdown).toContain(PARAGRAPHS[3]);
+  });
+
   it('drops a list of links of any length that opens with a "Read more" label', () => {
     const items = ['Ferry timetable changes for the summer season', 'New cycle lanes planned along the waterfront', 'The old tram depot will become a market hall next spring', 'Council approves the budget for the eastern sea wall repairs', 'Night buses return to the airport route after a two-year gap'];
     const markdown = markdownOf(between(`<div><p>Read more:</p><ul>${items.map((t, i) => `<li><a href="/${i}">${t}</a></li>`).join('')}</ul></div>`));
@@ -251,6 +293,31 @@ describe("the article's tail", () => {
     const markdown = markdownOf(article(lines));
     expect(markdown).toContain('Line 1 of the results');
     expect(markdown).toContain('Line 12 of the results');
+  });
+
+  it('drops a longer run of lines that are each a link to another story, as a run of plain short lines is not', () => {
+    const stories = ['Ferry timetable changes', 'New cycle lanes planned', 'Tram depot becomes a market', 'Sea wall repairs approved', 'Night buses return', 'Lighthouse opens again'];
+    const markdown = markdownOf(article(`<p>${CLOSING}</p>${stories.map((s, i) => `<p><a href="/story-${i}">${s}</a></p>`).join('')}`));
+    expect(markdown).toContain(CLOSING);
+    for (const s of stories) expect(markdown).not.toContain(s);
+  });
+
+  it('drops calls to follow, subscribe or send tips after the last paragraph, though they are sentences', () => {
+    const prompts = [
+      '<p><em>Have a tip? Jane Doe may be reached at <a href="mailto:jane@example.com">jane@example.com</a>. Follow her on Twitter <a href="https://twitter.com/janedoe">@janedoe</a>.</em></p>',
+      '<p>There is plenty more where that came from. Sign up for <a href="/newsletter">The Harbour Daily</a> to get the free newsletter in your inbox.</p>',
+      '<p>Follow us on <a href="/fb">Facebook</a> and <a href="/tw">Twitter</a>, and join our forums to keep talking about the city.</p>',
+    ];
+    // Twice the paragraphs: the tail may take at most a quarter of the article.
+    const markdown = markdownOf(article(`${paragraphs(0)}<p>${CLOSING}</p>${prompts.join('')}`));
+    expect(markdown).toContain(CLOSING);
+    for (const gone of ['Have a tip', 'Sign up for', 'Follow us']) expect(markdown).not.toContain(gone);
+  });
+
+  it('keeps a last paragraph that only mentions following or subscribing', () => {
+    const last = 'Commuters can follow the works on the council website, where the engineers post a short update every Friday, and subscribe to alerts about lane closures.';
+    const markdown = markdownOf(article(`<p>${last}</p>`));
+    expect(markdown).toContain(last);
   });
 
   it('keeps footnotes that end in their link back to the text', () => {

@@ -170,3 +170,59 @@ describe('table-bodied posts', () => {
     expect(markdown).not.toContain('Membership costs');
   });
 });
+
+describe('blocks of other posts announced by their heading', () => {
+  const teaser = (i: number) =>
+    `Teaser ${i}: another long post from the archive about printing at home, cut off after its first few sentences so that readers click through to the rest of it, which is how the site counts its readers and sells its advertising …`;
+  const cards = () =>
+    [1, 2, 3, 4].map((i) => `<article class="box post-${i}"><a href="/post-${i}"><img src="/p${i}.jpg"></a><p>${teaser(i)}</p><p><a href="/share?p=${i}">Share</a></p></article>`).join('');
+
+  it('leaves out a block opened by a "you may like" heading, even when it outweighs the post', () => {
+    for (const heading of ['You may like...', 'Você pode gostar...', 'Te puede interesar']) {
+      const post = `<article class="box"><h1>LED safelights in the darkroom</h1>${POST.map((p) => `<p>${p}</p>`).join('')}</article>`;
+      const markdown = markdownOf(page(`<div id="primary">${post}<div class="box"><h3>${heading}</h3>${cards()}</div></div>`));
+      for (const p of POST) expect(markdown).toContain(p);
+      expect(markdown).not.toContain('Teaser');
+    }
+  });
+
+  it('keeps a section headed "Related work" whose items are the article\'s own paragraphs', () => {
+    const related = [1, 2, 3].map((i) => `<p>Related study ${i}: an earlier survey of darkroom lighting, <a href="/ref${i}">published in 1998</a>, measured the fogging of ortho papers under LED and sodium lamps and found the same threshold as this one.</p>`).join('');
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1>${POST.map((p) => `<p>${p}</p>`).join('')}<section><h2>Related work</h2>${related}</section></article>`));
+    expect(markdown).toContain('Related study 3');
+  });
+});
+
+describe('copies of a block the page shows by script', () => {
+  const CAPTION = 'The new LED strip above the enlarger, photographed with the room lights off and a sheet of ortho paper on the baseboard.';
+
+  it('keeps one copy of a caption repeated in full, truncated behind a "more" toggle, and again in a gallery panel', () => {
+    const shown = `<div class="caption-full">${CAPTION}<a class="toggle"> less</a></div><div class="caption-truncated">${CAPTION.slice(0, 100)}<a class="toggle"> ... more</a></div>`;
+    const gallery = `<ul class="gallery"><li><img src="/strip.jpg" alt="LED strip"><div class="cap">${shown}</div></li></ul><div class="panel"><div class="remote">${shown}</div></div>`;
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1>${gallery}${POST.map((p) => `<p>${p}</p>`).join('')}</article>`));
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
+    expect(markdown).not.toMatch(/\b(less|more)\s*$/m);
+  });
+
+  it('keeps one of two renditions of a short caption shown one after the other under different names', () => {
+    const twins = `<div class="caption-full">${CAPTION}</div><div class="caption-truncated">${CAPTION}</div>`;
+    const markdown = markdownOf(page(`<article><h1>LED safelights in the darkroom</h1><figure><img src="/strip.jpg">${twins}</figure>${POST.map((p) => `<p>${p}</p>`).join('')}</article>`));
+    expect(markdown.split('photographed with the room lights off').length - 1).toBe(1);
+  });
+});
+
+describe('the article\'s wrapper beside link lists and share buttons', () => {
+  it('keeps the paragraphs of a wrapper that also holds share icons and a list of other stories, and drops those', () => {
+    const icons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `<img src="/icon-${i}.png">`).join('');
+    const stories = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `<li><a href="/story-${i}">Another story number ${i} from the same section of the site</a></li>`).join('');
+    const wrapper = `<div class="clearfix"><div class="by">By Jane Doe</div>${POST.map((p) => `<p>${p}</p>`).join('')}<div class="bar">${icons}</div><div class="more"><h3>More from the section</h3><ul>${stories}</ul></div></div>`;
+    // The photo's caption and the standfirst sit outside the wrapper: the scorer picks the story around both.
+    const photo = '<div class="image"><p>The new strip above the enlarger, with the room lights off, a sheet of ortho paper on the baseboard, and a coin on the paper, as in the usual safelight test.</p></div>';
+    const standfirst = '<div class="standfirst"><p>Cheap, bright, and, as it turns out, safe for most papers, though not all of them, so test yours before you throw the old bulbs away.</p></div>';
+    const markdown = markdownOf(page(`<div id="main"><div class="story"><h1>LED safelights in the darkroom</h1>${photo}${standfirst}<div class="tools">${icons}</div>${wrapper}</div></div>`));
+    for (const p of POST) expect(markdown).toContain(p);
+    expect(markdown).not.toContain('Another story number');
+    expect(markdown).not.toContain('icon-1.png');
+  });
+});
