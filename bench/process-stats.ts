@@ -151,6 +151,26 @@ export function cpuGroupFor(rootPid: number, name: string): CpuGroup | undefined
   };
 }
 
+/** CPU seconds used by this process and what it starts, and how they are counted. */
+export interface SelfCpu {
+  seconds(): number;
+  /** 'cgroup': exited processes included; 'tree': a browser retired meanwhile took its renderers' CPU out. */
+  countedBy: 'cgroup' | 'tree';
+}
+
+/**
+ * Counts this process and everything it starts afterwards (a peer's or the ceiling's Chromium)
+ * the way the bench counts the worker: through a cgroup v2 of its own where it can, so a browser
+ * retired mid-crawl (every 200 pages in the pool, every 100 in Crawlee's) still counts; else the
+ * tree sum. Call it before the browser starts; the group is removed when the process exits.
+ */
+export function selfCpu(name: string): SelfCpu {
+  const group = cpuGroupFor(process.pid, name);
+  if (!group) return { seconds: () => treeCpuSeconds(process.pid), countedBy: 'tree' };
+  process.once('exit', group.close);
+  return { seconds: group.seconds, countedBy: 'cgroup' };
+}
+
 /** CPU seconds of this process's children and their trees (for a stack: Temporal, API, workers). */
 export function childrenCpuSeconds(): number {
   return listProcesses()

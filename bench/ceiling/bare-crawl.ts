@@ -21,7 +21,7 @@ import type { CrawlerSettings } from '../../lib/crawl/settings.js';
 import { createTransformPool, defaultTransformThreads } from '../../scraper/html/transform-pool.js';
 import { scrapeUrl } from '../../scraper/scrape.js';
 import { PEER_RESULT_PREFIX, type PeerResult } from '../peer/peer-result.js';
-import { treeCpuSeconds } from '../process-stats.js';
+import { selfCpu } from '../process-stats.js';
 import { startWorkerBrowser } from '../trawl/worker-browser.js';
 
 async function main(): Promise<void> {
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   };
   const options = scrapeOptionsSchema.parse({ formats: ['markdown'], maxAge: 0 });
   const outputs = resolveOutputs(options.formats);
+  // Before the browser starts, so every Chromium process is counted, a retired browser's too.
+  const cpu = selfCpu('ceiling');
   const worker = await startWorkerBrowser({ maxConcurrentPages: concurrency });
   const { browser } = worker;
   const threads = process.env.WORKER_HTML_THREADS ? Number(process.env.WORKER_HTML_THREADS) : defaultTransformThreads();
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
     }
   };
 
-  const cpuBefore = treeCpuSeconds(process.pid);
+  const cpuBefore = cpu.seconds();
   const startedAt = performance.now();
   // A pool of `concurrency` pages in flight, fed from the queue, until it is empty and idle.
   while (queue.length > 0 || running > 0) {
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => (wake = resolve));
   }
   const seconds = (performance.now() - startedAt) / 1000;
-  const result: PeerResult = { pages, seconds, markdownBytes, cpuSeconds: treeCpuSeconds(process.pid) - cpuBefore };
+  const result: PeerResult = { pages, seconds, markdownBytes, cpuSeconds: cpu.seconds() - cpuBefore, cpuCountedBy: cpu.countedBy };
   await worker.close();
   await htmlThreads?.close();
   console.log(`${PEER_RESULT_PREFIX}${JSON.stringify(result)}`);

@@ -32,7 +32,7 @@
  */
 import { CheerioCrawler, Configuration, log, PlaywrightCrawler, type RequestOptions } from 'crawlee';
 import { chromium } from 'playwright-core';
-import { treeCpuSeconds } from '../process-stats.js';
+import { selfCpu } from '../process-stats.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium-flags.js';
 import { PEER_RESULT_PREFIX, type PeerResult } from './peer-result.js';
 import { createPlainTurndown } from './turndown.js';
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     throw new Error('usage: crawlee-crawl.ts <cheerio|playwright> <startUrl> <maxPages> <concurrency> [tuned|defaults]');
   }
   const tuned = setup === 'tuned';
+  // Before the crawler launches its browser, so every Chromium process is counted.
+  const cpu = selfCpu('crawlee');
   log.setLevel(process.env.CRAWLEE_LOG ? log.LEVELS.DEBUG : log.LEVELS.WARNING);
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
   const turndown = createPlainTurndown();
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
           config,
         );
 
-  const cpuBefore = treeCpuSeconds(process.pid);
+  const cpuBefore = cpu.seconds();
   const startedAt = performance.now();
   const stats = await crawler.run([startUrl]);
   const seconds = (performance.now() - startedAt) / 1000;
@@ -105,7 +107,8 @@ async function main(): Promise<void> {
     pages: stats.requestsFinished,
     seconds,
     markdownBytes: markdown.reduce((sum, md) => sum + Buffer.byteLength(md), 0),
-    cpuSeconds: treeCpuSeconds(process.pid) - cpuBefore,
+    cpuSeconds: cpu.seconds() - cpuBefore,
+    cpuCountedBy: cpu.countedBy,
   };
   console.log(`${PEER_RESULT_PREFIX}${JSON.stringify(result)}`);
   if (stats.requestsFailed > 0) console.error(`crawlee: ${stats.requestsFailed} requests failed`);

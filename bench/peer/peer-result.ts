@@ -9,4 +9,6 @@ export interface PeerResult {
   markdownBytes: number;
   /** CPU seconds of the peer process and its children (Chromium) during the crawl. */
   cpuSeconds: number;
+  /** How `cpuSeconds` was counted (bench/process-stats.ts `selfCpu`). */
+  cpuCountedBy: 'cgroup' | 'tree';
 }

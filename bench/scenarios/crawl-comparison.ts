@@ -128,6 +128,7 @@ async function runComparison(spec: CrawlComparison, settings: BenchSettings): Pr
       workerGroup
         ? "The worker's CPU (its Node and Chromium) is counted through a cgroup, exited processes included"
         : "The worker's CPU is the sum over its process tree (no writable cgroup v2): the renderers of a browser retired during a run drop out of it",
+      `The peer's and the ceiling's CPU (each process and its Chromium): ${countedByText([...peer.countedBy, ...ceiling.countedBy, ...peerDefaults.countedBy])}`,
     );
     if (spec.variant === 'js') {
       notes.push(`Chromium processes in the worker's tree after the last crawl: ${chromiumBelow(worker.pid).length}`);
@@ -192,9 +193,11 @@ class SideFigures {
   readonly rates: number[] = [];
   readonly cpuPerPage: number[] = [];
   readonly busy: number[] = [];
+  readonly countedBy = new Set<PeerResult['cpuCountedBy']>();
 
   /** Records one crawl; returns its one-line summary for the log. */
   add(result: PeerResult): string {
+    this.countedBy.add(result.cpuCountedBy);
     this.rates.push(result.pages / result.seconds);
     this.cpuPerPage.push((1000 * result.cpuSeconds) / result.pages);
     this.busy.push((100 * result.cpuSeconds) / result.seconds);
@@ -206,4 +209,10 @@ class SideFigures {
     const sorted = [...this.busy].sort((a, b) => a - b);
     return `${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} %`;
   }
+}
+
+function countedByText(ways: readonly PeerResult['cpuCountedBy'][]): string {
+  return ways.includes('tree')
+    ? 'summed over the process tree in some runs (no writable cgroup v2), which loses the renderers of a browser retired during the crawl'
+    : 'counted through a cgroup of its own, exited processes included, as the worker is';
 }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { cpuGroupFor, cpuSeconds, pinTree, postgresCpuSeconds, type CpuGroup } from '../../../bench/process-stats.js';
+import { projectRoot } from '../../../scripts/paths.js';
 import { TEST_PG_SERVER } from '../../helpers/test-db.js';
 
 /** Node code for a grandchild that uses this much CPU of its own, then leaves a file behind. */
@@ -54,6 +55,43 @@ describe('cpuGroupFor', () => {
     // What summing the tree sees: the parent's CPU reaped by us, not the orphan's.
     expect(reaped).toBeLessThan(BURN_SECONDS);
     expect(group.seconds()).toBeGreaterThanOrEqual(BURN_SECONDS);
+  }, 30_000);
+});
+
+describe('selfCpu', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("counts the CPU of a process the caller started whose parent left it orphaned, as a retired browser's renderers are", async (ctx) => {
+    dir = mkdtempSync(join(tmpdir(), 'self-cpu-'));
+    const doneFile = join(dir, 'done');
+    // A peer's process: counts itself, starts a "browser" that leaves a burning orphan, reports.
+    const peer = `
+      import { spawn } from 'node:child_process';
+      import { existsSync } from 'node:fs';
+      import { setTimeout as sleep } from 'node:timers/promises';
+      import { cpuSeconds, selfCpu } from ${JSON.stringify(join(projectRoot, 'bench/process-stats.ts'))};
+      const cpu = selfCpu('test');
+      // What the peer itself uses (reading /proc for a tree sum is not free) is not the orphan's.
+      const others = () => cpu.seconds() - cpuSeconds(process.pid, true);
+      const before = others();
+      const browser = spawn(process.execPath, ['-e', ${JSON.stringify(parent(doneFile))}], { stdio: ['pipe', 'ignore', 'ignore'] });
+      const exited = new Promise((resolve) => browser.once('exit', resolve));
+      browser.stdin.end('go');
+      await exited;
+      while (!existsSync(${JSON.stringify(doneFile)})) await sleep(20);
+      // Its exit is counted a moment after the file appears.
+      for (let i = 0; i < 100 && others() - before < ${BURN_SECONDS}; i++) await sleep(20);
+      console.log(JSON.stringify({ countedBy: cpu.countedBy, used: others() - before }));`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', peer], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => child.once('exit', resolve));
+    const { countedBy, used } = JSON.parse(output) as { countedBy: string; used: number };
+    if (countedBy === 'tree') ctx.skip();
+    expect(used).toBeGreaterThanOrEqual(BURN_SECONDS);
   }, 30_000);
 });
 
